@@ -26,6 +26,7 @@ import {
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
+import { readCommitmentFile } from "../lib/commitment";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
 import { baseUnits, formatAmount, isoSeconds, parseAmount, relative } from "../lib/format";
@@ -48,34 +49,18 @@ interface LockArgs {
   dryRun: boolean;
 }
 
-/** `{root, leafCount}` from a commitment file or a test-set file. */
+/**
+ * `{root, leafCount}` from a commitment file (`{root, leafCount}` or the platform's
+ * `{commit_root, leaf_count}`: {@link readCommitmentFile}) or a test-set file.
+ */
 function readCommitment(args: LockArgs): { root: string; leafCount: number; source: string } {
   if ((args.commitment === undefined) === (args.testSet === undefined)) {
     throw new TaskError(
-      "Give exactly one of --commitment <file> ({root, leafCount}) or --test-set <file> (the rows).",
+      "Give exactly one of --commitment <file> ({root, leafCount}, or the platform's GET .../commitment answer) or --test-set <file> (the rows).",
     );
   }
-  if (args.commitment !== undefined) {
-    const doc = asObject(readJsonFile(args.commitment, "--commitment"), `--commitment ${args.commitment}`);
-    const { root, leafCount } = doc;
-    if (typeof root !== "string" || !/^0x[0-9a-f]{64}$/.test(root)) {
-      throw new TaskError(
-        `--commitment ${args.commitment}: $.root must be 0x + 64 lowercase hex, got ${JSON.stringify(root)}.`,
-      );
-    }
-    if (BigInt(root) === 0n) throw new TaskError(`--commitment ${args.commitment}: $.root is zero.`);
-    if (
-      typeof leafCount !== "number" ||
-      !Number.isInteger(leafCount) ||
-      leafCount < 1 ||
-      leafCount > 0xffffffff
-    ) {
-      throw new TaskError(
-        `--commitment ${args.commitment}: $.leafCount must be an integer 1..4294967295, got ${String(leafCount)}.`,
-      );
-    }
-    return { root, leafCount, source: args.commitment };
-  }
+  if (args.commitment !== undefined)
+    return { ...readCommitmentFile(args.commitment, "--commitment"), source: args.commitment };
   const file = args.testSet!;
   const doc = readJsonFile(file, "--test-set");
   const rows = Array.isArray(doc) ? doc : asObject(doc, `--test-set ${file}`).test_set;
@@ -228,7 +213,7 @@ withFromParam(
 )
   .addOptionalParam(
     "commitment",
-    "JSON file {root, leafCount} of the committed test set",
+    "JSON file {root, leafCount} of the committed test set, or the platform's GET /api/v1/benchmarks/<slug>/commitment answer",
     undefined,
     types.string,
   )

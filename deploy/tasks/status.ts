@@ -16,7 +16,7 @@ import {
   type TaskContext,
 } from "../lib/context";
 import { contracts } from "../lib/packages";
-import { asObject, readJsonFile } from "../lib/files";
+import { readCommitmentFile } from "../lib/commitment";
 import { baseUnits, formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
 import { awardClaimNotes, type Fmt } from "../lib/claim-notes";
 import { fundedNext } from "../lib/window";
@@ -98,7 +98,12 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
   .addParam("id", "Bounty id", undefined, types.string)
   .addOptionalParam("token", "Declared prize token (default: the chain's USDC)", undefined, types.string)
   .addOptionalParam("author", "Declared author address", undefined, types.string)
-  .addOptionalParam("commitment", "Declared commitment file {root, leafCount}", undefined, types.string)
+  .addOptionalParam(
+    "commitment",
+    "Declared commitment file {root, leafCount}, or the platform's GET .../commitment answer",
+    undefined,
+    types.string,
+  )
   .setAction(
     userAction(async (args: { id: string; token?: string; author?: string; commitment?: string }, hre) => {
       const id = parseBountyId(args.id);
@@ -168,14 +173,11 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
         });
       }
       if (args.commitment !== undefined) {
-        const doc = asObject(
-          readJsonFile(args.commitment, "--commitment"),
-          `--commitment ${args.commitment}`,
-        );
-        const okRoot = typeof doc.root === "string" && doc.root.toLowerCase() === b.testSetRoot.toLowerCase();
-        const okCount = doc.leafCount === Number(b.leafCount);
-        checks.push({ ok: okRoot, what: `test-set root is the declared ${String(doc.root)}` });
-        checks.push({ ok: okCount, what: `leaf count is the declared ${String(doc.leafCount)}` });
+        const declared = readCommitmentFile(args.commitment, "--commitment");
+        const okRoot = declared.root === b.testSetRoot.toLowerCase();
+        const okCount = declared.leafCount === Number(b.leafCount);
+        checks.push({ ok: okRoot, what: `test-set root is the declared ${declared.root}` });
+        checks.push({ ok: okCount, what: `leaf count is the declared ${declared.leafCount}` });
       }
       console.log("Lock check:");
       for (const c of checks) console.log(`  ${c.ok ? "✓" : "✗"} ${c.what}`);

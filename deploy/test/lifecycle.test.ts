@@ -439,6 +439,42 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
+    it("takes the platform's GET .../commitment answer as --commitment, and names its null root (probe32 A-F1)", async function () {
+      const now = await chainTime(chain);
+      const root = "0x" + "cd".repeat(32);
+      const served = {
+        slug: "cities-1",
+        commit_root: root,
+        leaf_count: 7,
+        commitment_anchor: { tx_hash: "0x" + "11".repeat(32), block_number: 5 },
+        commitment_anchor_status: "anchored",
+        commitment_squat: null,
+      };
+      const file = writeFile(dir, "served-commitment.json", served);
+      const out = expectOk(await run([...plainLockArgs(now, { commitment: file }), "--dry-run"]));
+      expect(out).to.include(`commitment    root ${root}, 7 leaves, from ${file}`);
+      const pending = writeFile(dir, "served-pending.json", {
+        ...served,
+        commit_root: null,
+        commitment_anchor: null,
+        commitment_anchor_status: "pending",
+      });
+      await refuses(
+        plainLockArgs(now, { commitment: pending }),
+        /served-pending\.json: \$\.commit_root is null: the platform shows it once the commitment's anchor is confirmed \(\$\.commitment_anchor_status is "pending"\)/,
+      );
+      const zeroCount = writeFile(dir, "served-zero.json", { ...served, leaf_count: 0 });
+      await refuses(
+        plainLockArgs(now, { commitment: zeroCount }),
+        /\$\.leaf_count must be an integer 1\.\.4294967295, got 0/,
+      );
+      const both = writeFile(dir, "served-both.json", { ...served, root, leafCount: 7 });
+      await refuses(
+        plainLockArgs(now, { commitment: both }),
+        /has both \$\.root\/\$\.leafCount and the platform's/,
+      );
+    });
+
     it("refuses malformed commitment and test-set files, naming the JSON path", async function () {
       const now = await chainTime(chain);
       const upper = writeFile(dir, "upper.json", { root: "0x" + "AB".repeat(32), leafCount: 3 });
@@ -535,6 +571,16 @@ describe("bounty tasks on a local Base-profile node", function () {
       const r3 = await run(["bounty:status", "--id", "1", "--commitment", declared]);
       expectRefusal(r3, /does NOT verify: leaf count is the declared 4/);
       expect(r3.stdout).to.include("✓ test-set root is the declared");
+      // the platform's GET .../commitment answer declares it too (probe32 A-F1)
+      const served = writeFile(dir, "served-declared.json", {
+        slug: "s",
+        commit_root: b.testSetRoot.toLowerCase(),
+        leaf_count: Number(b.leafCount),
+        commitment_anchor_status: "anchored",
+      });
+      const r4 = await run(["bounty:status", "--id", "1", "--commitment", served]);
+      expect(r4.stdout).to.include(`✓ test-set root is the declared ${b.testSetRoot.toLowerCase()}`);
+      expect(r4.stdout).to.include(`✓ leaf count is the declared ${b.leafCount}`);
     });
 
     it("refuses an unknown or malformed id", async function () {

@@ -36,6 +36,23 @@ describe("root README.md, as written", function () {
     }
   });
 
+  it("every serve command on a local node passes --local-chain (probe32 A-F2)", function () {
+    // a local node has Base's chain id 8453: without the flag the web pages link its transactions to basescan
+    const commands = [path.join("README.md"), path.join("packages", "server", "README.md")].flatMap((file) =>
+      [
+        ...fs
+          .readFileSync(path.join(REPO_ROOT, file), "utf8")
+          .replace(/\\\n/g, " ")
+          .matchAll(/^.*bench-bounty serve .*--rpc-url http:\/\/(?:127\.0\.0\.1|localhost)[:/].*$/gm),
+      ].map((m) => ({ file, line: m[0] })),
+    );
+    expect(commands.map((c) => c.file)).to.have.members([
+      "README.md",
+      path.join("packages", "server", "README.md"),
+    ]);
+    for (const { file, line } of commands) expect(line, `${file}: ${line}`).to.match(/ --local-chain\b/);
+  });
+
   it("./bin/bench-bounty --help lists the commands the README names", function () {
     const out = execFileSync(path.join(REPO_ROOT, "bin", "bench-bounty"), ["--help"], {
       cwd: REPO_ROOT,

@@ -157,7 +157,9 @@ export async function awardBenchmark(
       // the RPC failing once the award is sent says nothing of it: it is in flight. A failure during the
       // send is the node's refusal (a lost answer is taken as sent: `sendOrLose`): nothing was sent, and
       // the refusal is the answer, never "being sent" (probe29 C-F11: a nonce another process took)
-      if (isRpcFailure(e) && progress.step === "sent") throw lateAward(slug, progress, waitMs);
+      // (its words are the answer's reason, never "did not answer in time": probe32 A-F3)
+      if (isRpcFailure(e) && progress.step === "sent")
+        throw lateAward(slug, progress, waitMs, false, e as PlatformError);
       throw e;
     });
   ctx.awardCalls.track(work);
@@ -209,22 +211,39 @@ function isRpcFailure(e: unknown): boolean {
 
 /**
  * What an award call answers when its deadline passes at `progress` ({@link AwardProgress}), when the
- * RPC fails after the award was sent, or (`stopping`) when the process stops (probe29 C-F9): before the
- * send, nothing was sent by this call (`server_busy`); from the send on, `award_pending` naming its
- * transaction (`details.tx_hash`, null while the send has not answered).
+ * RPC fails after the award was sent (`rpcFailure`, its `chain_error`), or (`stopping`) when the process
+ * stops (probe29 C-F9): before the send, nothing was sent by this call (`server_busy`); from the send
+ * on, `award_pending` naming its transaction (`details.tx_hash`, null while the send has not answered)
+ * and why it answers now: the RPC's failure in its own words, with its `details.call` (and
+ * `rpc_error_code`) when it failed (probe32 A-F3: an RPC with no receipt for the mined transaction was
+ * answered "the chain did not answer in time to finish by the deadline" a second after the send).
  */
-function lateAward(slug: string, progress: AwardProgress, waitMs: number, stopping = false): PlatformError {
+function lateAward(
+  slug: string,
+  progress: AwardProgress,
+  waitMs: number,
+  stopping = false,
+  rpcFailure?: PlatformError,
+): PlatformError {
   if (stopping && (progress.step === "lock" || progress.step === "prepare")) return stoppingRefusal(slug);
   if (progress.step === "lock") return awardInProgress(slug, waitMs);
   if (progress.step === "prepare") return notSentInTime(slug);
   const tx = progress.tx_hash ?? null;
   const why = stopping
     ? "this server is stopping, so it answers now"
-    : "the chain did not answer in time to finish by the deadline";
+    : rpcFailure
+      ? `the chain RPC failed after the send: ${rpcFailure.message}`
+      : "the chain did not answer in time to finish by the deadline";
+  const { call, rpc_error_code } = rpcFailure?.details ?? {};
   return new PlatformError(
     "award_pending",
     `the award of ${slug} is under way (${tx ? `transaction ${tx}` : "its transaction is being sent"}; ${why}): run award again in a moment; it adopts the transaction and is never sent twice`,
-    { slug, tx_hash: tx },
+    {
+      slug,
+      tx_hash: tx,
+      ...(call === undefined ? {} : { call }),
+      ...(rpc_error_code === undefined ? {} : { rpc_error_code }),
+    },
   );
 }
 

@@ -70,4 +70,4 @@ export * from "./award.js";
 export type * from "./claim.js";
 export * from "./runner.js";
 export * from "./platform.js";
-export { toJsonValue } from "./json.js";
+export { jsonTypeName, toJsonValue } from "./json.js";

@@ -110,26 +110,37 @@ interface RpcCall {
  * A JSON-RPC proxy to the devchain that, once `lose` is set, forwards `eth_sendRawTransaction` and
  * answers it with HTTP 502 (the node got the transaction, its answer is lost); with `down` set too it
  * answers everything after that send with 502 (the RPC went away right after the send). `before`, when
- * set, runs before each request is forwarded (to change the chain under the caller's feet).
+ * set, runs before each request is forwarded (to change the chain under the caller's feet). With
+ * `receiptless` set, every `eth_getTransactionReceipt` after the next `eth_sendRawTransaction` is
+ * answered `null` (`blind`): an RPC whose receipt index lags, the transaction mined (probe32 A-F3).
  */
 async function losingProxy(target: string) {
   const state: {
     lose: boolean;
     down: boolean;
     broken: boolean;
+    receiptless: boolean;
+    blind: boolean;
     before?: ((call: RpcCall) => Promise<void>) | undefined;
-  } = { lose: false, down: false, broken: false };
+  } = { lose: false, down: false, broken: false, receiptless: false, blind: false };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString();
       if (state.broken) return void res.writeHead(502).end("bad gateway");
+      if (state.blind && body.includes('"eth_getTransactionReceipt"')) {
+        const { id } = JSON.parse(body) as { id: unknown };
+        return void res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id, result: null }));
+      }
       const before = state.before?.(JSON.parse(body) as RpcCall) ?? Promise.resolve();
       void before.then(() =>
         fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
           async (answer) => {
             const text = await answer.text();
+            if (state.receiptless && body.includes('"eth_sendRawTransaction"')) state.blind = true;
             if (state.lose && body.includes('"eth_sendRawTransaction"')) {
               state.broken = state.down;
               return void res.writeHead(502).end("bad gateway");
@@ -175,7 +186,34 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       expect((e as PlatformError).details.tx_hash).toBe(sent);
       expect((e as Error).message).toContain(`transaction ${sent}`);
       expect((e as Error).message).toMatch(/run award again .*adopts the transaction/);
+      // why it answers now: the RPC failed (probe32 A-F3), not a deadline
+      expect((e as Error).message).toContain("the chain RPC failed after the send:");
       Object.assign(proxy.state, { lose: false, down: false, broken: false });
+      const done = await r.platform.award(r.slug);
+      expect(done.award_tx).toBe(sent);
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);
+      await r.platform.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("the RPC answers no receipt for the mined award: award_pending names the RPC's failure, never a deadline that did not pass; a rerun adopts it (probe32 A-F3)", async () => {
+    const dc = devChain();
+    const proxy = await losingProxy(dc.rpcUrl);
+    try {
+      const r = await readyToAward(dc, 11, "receiptless", {}, proxy.url);
+      proxy.state.receiptless = true;
+      const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "award_pending", details: { call: "wait for award" } });
+      const [sent] = await awardedTxs(dc, r.bountyId, r.fromBlock);
+      expect((e as PlatformError).details.tx_hash).toBe(sent);
+      const message = (e as Error).message;
+      expect(message).toContain(`transaction ${sent}`);
+      expect(message).toContain("the chain RPC failed after the send: wait for award failed:");
+      expect(message).toMatch(/receipt .*could not be found/i);
+      expect(message).not.toContain("did not answer in time");
+      Object.assign(proxy.state, { receiptless: false, blind: false });
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(sent);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);

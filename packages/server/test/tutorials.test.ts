@@ -10,12 +10,22 @@ import { call, useLive } from "./helpers.js";
 
 const live = useLive();
 
-describe("the served tutorials say what the code does (probe31 A-F3)", () => {
+describe("the served tutorials say what the code does (probe31 A-F3, probe32 A-F1)", () => {
   it("publish-benchmark-from-data: the split is by prompt_hash, never by row hash", async () => {
     const r = await call(live.url, "GET", "/api/v1/content/publish-benchmark-from-data.md");
     expect(r.status).toBe(200);
     expect(r.text).not.toMatch(/sorted by row hash/);
     expect(r.text).toContain("rows are sorted by `prompt_hash`");
+  });
+
+  // probe32 A-F1: the tutorial said "lock it" and nothing of how the served commitment becomes the lock's
+  // --commitment file (bounty:lock read only {root, leafCount}; deploy's lifecycle test locks with the answer)
+  it("publish-benchmark-from-data: the lock takes the served commitment file as it is", async () => {
+    const r = await call(live.url, "GET", "/api/v1/content/publish-benchmark-from-data.md");
+    expect(r.text).toContain("    curl -s $BASE/api/v1/benchmarks/$SLUG/commitment > commitment.json\n");
+    expect(r.text).toMatch(
+      /\n {4}npx hardhat bounty:lock --network base --commitment commitment\.json --awarder /,
+    );
   });
 
   it("verify-an-award: the verifier's option is --rpc, run from the repository's bin", async () => {

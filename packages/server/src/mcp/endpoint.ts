@@ -18,7 +18,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { isJsonObject, type JsonValue } from "@bench-bounty/evidence";
+import { isJsonFloat, isJsonObject, type JsonValue } from "@bench-bounty/evidence";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -35,7 +35,7 @@ import {
 } from "../route.js";
 import { readQuery } from "../query.js";
 import { mcpBodyLimits, type BodyLimits } from "../body-limits.js";
-import { requirePrincipal, sentNumberText } from "@bench-bounty/platform";
+import { jsonTypeName, requirePrincipal, sentNumberText } from "@bench-bounty/platform";
 import {
   addressOf,
   clientNetworkOf,
@@ -125,23 +125,23 @@ function invalidMessage(c: Context<AppEnv>, body: unknown, exact?: JsonValue): R
     }
     // a number id is an integer as sent, within 2^53-1 (probe25 A-F5: 1.0000000000000001 was answered as
     // id 1, and 2^53 refused with zod's "<9007199254740991", a bound 2^53-1 passes): the one rule of the
-    // integers of a body (`sentNumberText`), as the params' integers
+    // integers of a body (`sentNumberText`), as the params' integers; an id of another type is named by
+    // its type (probe32 A-F4: an array or object id was "must be a finite number", a null or boolean one
+    // zod's bare "Invalid input"; MCP allows no null id, which JSON-RPC 2.0 tolerates)
     const exactId = (Array.isArray(exact) ? exact[i] : exact) as { id?: unknown } | undefined;
-    const sentId = isJsonObject(exactId as JsonValue) ? exactId!.id : undefined;
-    if (
-      sentId !== undefined &&
-      typeof sentId !== "string" &&
-      sentId !== null &&
-      typeof sentId !== "boolean"
-    ) {
-      const text = sentNumberText(`${at}.id`, sentId as number, { asString: false, integer: true });
-      if (typeof text === "object")
-        return refuse(
-          INVALID_REQUEST,
-          `${at}.id`,
-          `${text.error.slice(`${at}.id `.length)} (an id is a string or an integer)`,
-          null,
-        );
+    const sentId = isJsonObject(exactId as JsonValue) ? (exactId!.id as JsonValue | undefined) : undefined;
+    if (sentId !== undefined && typeof sentId !== "string") {
+      const text =
+        typeof sentId === "number" || typeof sentId === "bigint" || isJsonFloat(sentId)
+          ? sentNumberText(`${at}.id`, sentId, { asString: false, integer: true })
+          : null;
+      const why =
+        text === null
+          ? `must be a string or an integer, got ${jsonTypeName(sentId)}${sentId === null ? " (MCP allows no null id: a message that wants no answer is a notification, sent without an id)" : ""}`
+          : typeof text === "object"
+            ? `${text.error.slice(`${at}.id `.length)} (an id is a string or an integer)`
+            : null;
+      if (why !== null) return refuse(INVALID_REQUEST, `${at}.id`, why, null);
     }
     if (JSONRPCMessageSchema.safeParse(m).success) continue;
     if (typeof m !== "object" || m === null || Array.isArray(m))

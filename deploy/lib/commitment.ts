@@ -1,0 +1,60 @@
+/**
+ * The commitment file of `bounty:lock --commitment` and `bounty:status --commitment`: the one reader
+ * of its two shapes (probe32 A-F1: the platform's own answer was refused "$.root must be ...").
+ */
+import { TaskError } from "./errors";
+import { asObject, readJsonFile } from "./files";
+
+/** A test-set commitment as `createBounty` takes it (SPEC 1.1): the root and the leaf count. */
+export interface CommitmentFile {
+  /** The test-set root, `0x` + 64 lowercase hex, not zero. */
+  root: string;
+  /** The number of leaves, 1..4294967295 (`uint32`). */
+  leafCount: number;
+}
+
+/**
+ * Reads a commitment file in either shape: the tasks' own `{"root": "0x…", "leafCount": n}`, or the
+ * platform's answer of `GET /api/v1/benchmarks/:slug/commitment` saved as it is (`{"commit_root":
+ * "0x…", "leaf_count": n, "commitment_anchor_status": ..., ...}`; its other members are not read).
+ * Members of both shapes in one file are refused, as is a `commit_root` of null (the platform shows
+ * it once the commitment's anchor is confirmed: `commitment_anchor_status` names why not yet).
+ * @param file the file's path, as given
+ * @param flag the option named in a refusal (`--commitment`)
+ * @returns the root and the leaf count
+ * @throws TaskError `<flag> <file>: $.<member> ...` naming the JSON path of the problem; the file
+ *   errors of {@link readJsonFile}
+ */
+export function readCommitmentFile(file: string, flag: string): CommitmentFile {
+  const where = `${flag} ${file}`;
+  const doc = asObject(readJsonFile(file, flag), where);
+  const platform = "commit_root" in doc || "leaf_count" in doc;
+  if (platform && ("root" in doc || "leafCount" in doc))
+    throw new TaskError(
+      `${where}: has both $.root/$.leafCount and the platform's $.commit_root/$.leaf_count: keep one pair.`,
+    );
+  const [rootName, countName] = platform ? ["commit_root", "leaf_count"] : ["root", "leafCount"];
+  const root = doc[rootName];
+  const leafCount = doc[countName];
+  if (platform && root === null) {
+    const status = doc.commitment_anchor_status;
+    throw new TaskError(
+      `${where}: $.commit_root is null: the platform shows it once the commitment's anchor is confirmed${typeof status === "string" ? ` ($.commitment_anchor_status is ${JSON.stringify(status)})` : ""}; fetch the commitment again later.`,
+    );
+  }
+  if (typeof root !== "string" || !/^0x[0-9a-f]{64}$/.test(root))
+    throw new TaskError(
+      `${where}: $.${rootName} must be 0x + 64 lowercase hex, got ${JSON.stringify(root)}.`,
+    );
+  if (BigInt(root) === 0n) throw new TaskError(`${where}: $.${rootName} is zero.`);
+  if (
+    typeof leafCount !== "number" ||
+    !Number.isInteger(leafCount) ||
+    leafCount < 1 ||
+    leafCount > 0xffffffff
+  )
+    throw new TaskError(
+      `${where}: $.${countName} must be an integer 1..4294967295, got ${String(leafCount)}.`,
+    );
+  return { root, leafCount };
+}
