@@ -11,6 +11,11 @@ export interface CommitmentFile {
   root: string;
   /** The number of leaves, 1..4294967295 (`uint32`). */
   leafCount: number;
+  /**
+   * The platform's answer's `awarder` (its signing address, the one awarder its attach accepts), when
+   * the file names one.
+   */
+  awarder?: string;
 }
 
 /**
@@ -21,7 +26,7 @@ export interface CommitmentFile {
  * it once the commitment's anchor is confirmed: `commitment_anchor_status` names why not yet).
  * @param file the file's path, as given
  * @param flag the option named in a refusal (`--commitment`)
- * @returns the root and the leaf count
+ * @returns the root and the leaf count, and the platform answer's `awarder` when it names one
  * @throws TaskError `<flag> <file>: $.<member> ...` naming the JSON path of the problem; the file
  *   errors of {@link readJsonFile}
  */
@@ -56,5 +61,15 @@ export function readCommitmentFile(file: string, flag: string): CommitmentFile {
     throw new TaskError(
       `${where}: $.${countName} must be an integer 1..4294967295, got ${String(leafCount)}.`,
     );
-  return { root, leafCount };
+  // the platform's answer names the awarder its attach accepts (null without a chain: not named)
+  const awarder = platform ? doc.awarder : undefined;
+  if (
+    awarder !== undefined &&
+    awarder !== null &&
+    (typeof awarder !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(awarder))
+  )
+    throw new TaskError(
+      `${where}: $.awarder must be a 0x address of 40 hex digits or null, got ${JSON.stringify(awarder)}.`,
+    );
+  return { root, leafCount, ...(typeof awarder === "string" ? { awarder } : {}) };
 }

@@ -53,7 +53,12 @@ interface LockArgs {
  * `{root, leafCount}` from a commitment file (`{root, leafCount}` or the platform's
  * `{commit_root, leaf_count}`: {@link readCommitmentFile}) or a test-set file.
  */
-function readCommitment(args: LockArgs): { root: string; leafCount: number; source: string } {
+function readCommitment(args: LockArgs): {
+  root: string;
+  leafCount: number;
+  awarder?: string;
+  source: string;
+} {
   if ((args.commitment === undefined) === (args.testSet === undefined)) {
     throw new TaskError(
       "Give exactly one of --commitment <file> ({root, leafCount}, or the platform's GET .../commitment answer) or --test-set <file> (the rows).",
@@ -239,7 +244,12 @@ withFromParam(
   .addOptionalParam("payoutRule", "winner_take_all | top_n_split", undefined, types.string)
   .addOptionalParam("splits", "Per-place shares in bps, e.g. 6000,4000", undefined, types.string)
   .addParam("thresholdBps", "Minimum composite score to win, in bps (0..10000)", undefined, types.string)
-  .addOptionalParam("awarder", "Address allowed to award (default: the signer)", undefined, types.string)
+  .addOptionalParam(
+    "awarder",
+    "Address allowed to award (default: the --commitment file's awarder, the platform's answer; else the signer)",
+    undefined,
+    types.string,
+  )
   .addOptionalParam("token", "Prize token (default: the chain's USDC)", undefined, types.string)
   .addFlag("approve", "Use approve + createAndFund even if the token supports permit")
   .addFlag("useAllowance", "Use the existing allowance (no permit, no approve transaction)")
@@ -258,7 +268,18 @@ withFromParam(
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
       const { ethers } = hre;
       const author = ctx.signer.address;
-      const awarder = args.awarder ?? author;
+      // the platform's commitment answer names the one awarder its attach accepts (probe32 A-F1): taken
+      // when --awarder is not given, and another --awarder is refused (a pool it could never award)
+      const named = commitment.awarder;
+      if (
+        named !== undefined &&
+        args.awarder !== undefined &&
+        named.toLowerCase() !== args.awarder.toLowerCase()
+      )
+        throw new TaskError(
+          `--awarder ${args.awarder} is not the awarder --commitment ${commitment.source} names (${named}, the service's signing address): the service attaches only bounties it can award; leave --awarder out to use it. Nothing was sent.`,
+        );
+      const awarder = args.awarder ?? named ?? author;
       refuseMalformedAddress(awarder, "--awarder");
       refuseUnfitAwarder(awarder, ctx);
       const tokenAddress = args.token ?? ctx.profile.usdc;
@@ -310,7 +331,9 @@ withFromParam(
 
       console.log(`Locking a bounty on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
       console.log(`  author        ${author}`);
-      console.log(`  awarder       ${awarder}`);
+      console.log(
+        `  awarder       ${awarder}${args.awarder === undefined && commitment.awarder !== undefined ? " (the --commitment file's awarder)" : ""}`,
+      );
       console.log(`  token         ${tokenAddress} (${symbol})`);
       console.log(`  pool          ${formatAmount(pool, symbol, Number(decimals))} (${baseUnits(pool)})`);
       console.log(

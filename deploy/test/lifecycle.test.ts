@@ -473,6 +473,21 @@ describe("bounty tasks on a local Base-profile node", function () {
         plainLockArgs(now, { commitment: both }),
         /has both \$\.root\/\$\.leafCount and the platform's/,
       );
+      // the answer names the service's signing address: the awarder its attach accepts, taken when
+      // --awarder is not given; another --awarder is refused (a pool the service could never award)
+      const service = chain.accounts[5]!.address;
+      const named = writeFile(dir, "served-awarder.json", { ...served, awarder: service.toLowerCase() });
+      const withAwarder = plainLockArgs(now, { commitment: named }).filter(
+        (w, i, all) => w !== "--awarder" && all[i - 1] !== "--awarder",
+      );
+      const taken = expectOk(await run([...withAwarder, "--dry-run"]));
+      expect(taken).to.match(new RegExp(`awarder +${service}.*\\(the --commitment file's awarder\\)`, "i"));
+      await refuses(
+        [...withAwarder, "--awarder", chain.accounts[6]!.address],
+        new RegExp(
+          `--awarder ${chain.accounts[6]!.address} is not the awarder --commitment \\S+ names \\(${service.toLowerCase()}, the service's signing address\\)`,
+        ),
+      );
     });
 
     it("refuses malformed commitment and test-set files, naming the JSON path", async function () {

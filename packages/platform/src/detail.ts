@@ -234,6 +234,12 @@ export interface Commitment {
   status: AnchorState;
   /** The squat (kind found, anchorer, block) when `squatted`, else null. */
   squat: SquatFacts | null;
+  /**
+   * The service's signing address (lowercase 0x hex): the awarder a bounty must name to be attached here
+   * (`assertAttachableBounty`), what `bounty:lock --commitment` takes from this answer saved as a file;
+   * null without a chain (probe32 A-F1: an author had no way to learn it but to ask the operator).
+   */
+  awarder: string | null;
 }
 
 /** The commitment of `b` as served: its root only once anchored ({@link Commitment}). */
@@ -246,6 +252,7 @@ export async function commitmentOf(ctx: PlatformContext, b: BenchmarkRecord): Pr
     anchor: b.commitment_anchor,
     status: withheld.stateOf(b.commit_root),
     squat: squat === null ? null : squatFacts(squat),
+    awarder: ctx.chain?.address ?? null,
   };
 }
 

@@ -328,6 +328,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
         commitment_anchor: c.anchor,
         commitment_anchor_status: c.status,
         commitment_squat: c.squat,
+        awarder: c.awarder,
       });
     },
     receipt: async (p, slug, runId) => json(await platform.receipt(p, slug, runId)),

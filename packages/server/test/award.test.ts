@@ -94,6 +94,11 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     expect(pub.status).toBe(201);
     const slug = pub.json.slug as string;
     expect(pub.json.commitment.anchor).not.toBeNull();
+    // the commitment answer names the awarder the attach accepts: the service's signing address
+    // (probe32 A-F1: an author had to ask the operator; bounty:lock --commitment takes it from the file)
+    const served = await call(u, "GET", `/api/v1/benchmarks/${pub.json.slug}/commitment`);
+    expect(served.json.awarder).toBe(platform.chain!.address);
+    expect(served.json.awarder).toMatch(/^0x[0-9a-f]{40}$/);
 
     const pool = 10_000_000n;
     const authorWallet = dc.accounts[1]!;
