@@ -237,12 +237,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     ["an unknown top-level key", (p) => (p.zzz = 1), "$", "schema"],
     // probe32 B-F6's two more
     ["a short award_tx", (p) => (p.benchmark.award_tx = "0x12"), "$.benchmark.award_tx", "schema"],
-    [
-      "an unknown key in a test-set row",
-      (p) => (p.test_set[0].bank_ordinal = -1),
-      "$.test_set[0]",
-      "schema",
-    ],
+    ["an unknown key in a test-set row", (p) => (p.test_set[0].bank_ordinal = -1), "$.test_set[0]", "schema"],
     [
       "an unknown grader",
       (p) => (p.test_set[0].grader_type = "regex"),

@@ -66,7 +66,13 @@ describe("arguments that are not UTF-8 (probe26 B-F6)", () => {
     const withEnv = (value: string, ...extra: string[]) =>
       spawnSync(
         "bash",
-        ["-c", `BENCH_BOUNTY_STORE="$(printf '${value}')" "$0" "$1" leaderboard x "\${@:2}"`, process.execPath, bin, ...extra],
+        [
+          "-c",
+          `BENCH_BOUNTY_STORE="$(printf '${value}')" "$0" "$1" leaderboard x "\${@:2}"`,
+          process.execPath,
+          bin,
+          ...extra,
+        ],
         { cwd: dir, encoding: "utf8" },
       );
     for (const bad of ["st\\xffx", "st\\xed\\xa0\\x80x"]) {

@@ -359,7 +359,10 @@ describe("the CLI's dataset file (readDataset)", () => {
   it("a JSON file nested beyond the parser's limit is refused on one short line naming the path abbreviated", async () => {
     const path = join(tempDir(), "deep.json");
     const d = 200_000;
-    writeFileSync(path, `{"name":"deep","rows":[{"ts":"x","label":"x","p":${"[".repeat(d)}${"]".repeat(d)}}]}`);
+    writeFileSync(
+      path,
+      `{"name":"deep","rows":[{"ts":"x","label":"x","p":${"[".repeat(d)}${"]".repeat(d)}}]}`,
+    );
     const e = await readDataset(path, {}).then(
       () => null,
       (err: unknown) => err,

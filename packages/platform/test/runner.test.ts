@@ -350,7 +350,12 @@ describe("runner policies", () => {
     const s = await store();
     const backend = await s.platform.backend("a");
     const outside = tempDir();
-    for (const runId of [`../../../../../../../..${outside}/evil`, "../nonexistent-dir/x", "", "RUN-0123456789ABCDEF"])
+    for (const runId of [
+      `../../../../../../../..${outside}/evil`,
+      "../nonexistent-dir/x",
+      "",
+      "RUN-0123456789ABCDEF",
+    ])
       for (const agent of [undefined, inProcess(s.clock)])
         await expect(resumeRun(backend, runId, agent)).rejects.toMatchObject({
           code: "invalid_option",
