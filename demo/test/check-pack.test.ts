@@ -192,6 +192,17 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       (t) => t.replace(/"attempts_used":\d+,?/, ""),
       /^check_pack: malformed pack: \$\.rank_derivation\.rows\[0\]\.attempts_used: missing key "attempts_used"$/,
     ],
+    // probe32 B-F6: SPEC 8's seven top-level keys; without pack_anchor or verify_hints this said 7/7 passed
+    [
+      "a pack without pack_anchor",
+      (t) => JSON.stringify({ ...JSON.parse(t), pack_anchor: undefined }),
+      /^check_pack: malformed pack: \$\.pack_anchor: missing key "pack_anchor"$/,
+    ],
+    [
+      "a pack without verify_hints",
+      (t) => JSON.stringify({ ...JSON.parse(t), verify_hints: undefined }),
+      /^check_pack: malformed pack: \$\.verify_hints: missing key "verify_hints"$/,
+    ],
   ];
 
   it.each(verifierRefuses)(
@@ -224,6 +235,9 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       "schema",
     ],
     ["an unknown top-level key", (p) => (p.zzz = 1), "$", "schema"],
+    // probe32 B-F6's two more
+    ["a short award_tx", (p) => (p.benchmark.award_tx = "0x12"), "$.benchmark.award_tx", "schema"],
+    ["an unknown key in a test-set row", (p) => (p.test_set[0].bank_ordinal = -1), "$.test_set[0]", "schema"],
     [
       "an unknown grader",
       (p) => (p.test_set[0].grader_type = "regex"),

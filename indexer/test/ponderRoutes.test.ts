@@ -159,16 +159,27 @@ describe("Ponder's own routes refuse query parameters", () => {
   });
 
   // probe31 B-F7: POST /status was the catch-all 404 `no_route`, as if the path were unknown
-  it("answers another method on Ponder's four paths 405 with Allow: GET, as on the app's routes", async () => {
-    for (const path of ["/status", "/metrics", "/health", "/ready", "/awards"])
-      for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+  // probe32 B-F8: the 405's Allow said GET, while the same route answers HEAD and its OPTIONS lists
+  // GET,HEAD,OPTIONS (RFC 9110 15.5.6: a 405's Allow lists the methods the resource supports)
+  it("answers another method on Ponder's four paths 405 with the Allow its OPTIONS gives, as on the app's routes", async () => {
+    for (const [path, allow] of [
+      ["/status", "GET,HEAD,OPTIONS"],
+      ["/metrics", "GET,HEAD,OPTIONS"],
+      ["/health", "GET,HEAD,OPTIONS"],
+      ["/ready", "GET,HEAD,OPTIONS"],
+      ["/awards", "GET,HEAD,OPTIONS"],
+      ["/graphql", "GET,HEAD,POST,OPTIONS"],
+    ] as const)
+      for (const method of ["PUT", "DELETE", "PATCH", ...(path === "/graphql" ? [] : ["POST"])]) {
         const res = await rawRequest(ix.port, method, path);
         expect(res.status, `${method} ${path}`).toBe(405);
-        expect(res.headers.allow, `${method} ${path}`).toBe("GET");
+        expect(res.headers.allow, `${method} ${path}`).toBe(allow);
+        expect((await rawRequest(ix.port, "OPTIONS", path)).headers.allow, `OPTIONS ${path}`).toBe(allow);
+        expect((await rawRequest(ix.port, "HEAD", path)).status, `HEAD ${path}`).not.toBe(405);
         expect(JSON.parse(res.text), `${method} ${path}`).toEqual({
           error: {
             code: "method_not_allowed",
-            message: `${method} is not allowed on ${path} (allowed: GET)`,
+            message: `${method} is not allowed on ${path} (allowed: ${allow})`,
           },
         });
       }

@@ -101,14 +101,21 @@ const ROUTES: readonly { pattern: RegExp; allow: string; params: readonly string
   { pattern: /^\/(status|metrics|health|ready)$/, allow: "GET", params: [] },
 ];
 
+/**
+ * The methods a route answers, as its `Access-Control-Allow-Methods` lists them: GET and HEAD (Hono answers
+ * HEAD with a GET route), then the route's others (`POST` on `/graphql`); `Allow` adds OPTIONS.
+ */
+function routeMethods(route: (typeof ROUTES)[number]): string {
+  return ["GET", "HEAD", ...route.allow.split(", ").filter((m) => m !== "GET")].join(",");
+}
+
 app.use("*", async (c: Context, next: Next) => {
   const route = ROUTES.find((r) => r.pattern.test(c.req.path));
   const method = c.req.method;
   if (method === "OPTIONS") {
     if (route === undefined) return noRoute(c);
     readQuery(c.req.queries(), route.params, c.req.url); // 400 like the route's own check
-    const methods = route.allow.split(", ");
-    const allow = ["GET", "HEAD", ...methods.filter((m) => m !== "GET")].join(",");
+    const allow = routeMethods(route);
     c.header("Access-Control-Allow-Origin", "*");
     c.header("Access-Control-Allow-Methods", allow);
     c.header("Access-Control-Max-Age", "86400");
@@ -121,12 +128,15 @@ app.use("*", async (c: Context, next: Next) => {
     return c.body(null, 204);
   }
   if (route !== undefined && method !== "HEAD" && !route.allow.split(", ").includes(method)) {
-    c.header("Allow", route.allow);
+    // every method the route answers, as its OPTIONS says (probe32 B-F8: `Allow: GET` left out HEAD
+    // and OPTIONS, which the same route answers; RFC 9110 15.5.6)
+    const allow = `${routeMethods(route)},OPTIONS`;
+    c.header("Allow", allow);
     return c.json(
       {
         error: {
           code: "method_not_allowed",
-          message: `${method} is not allowed on ${c.req.path} (allowed: ${route.allow})`,
+          message: `${method} is not allowed on ${c.req.path} (allowed: ${allow})`,
         },
       },
       405,

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { endOutputQuietlyOnClosedPipe, reportError } from "@bench-bounty/verifier/cli";
-import { argvEncodingProblem, buildProgram } from "./program.js";
+import { argvEncodingProblem, buildProgram, refuseEnvironmentNotUtf8 } from "./program.js";
 
 // Node decodes argv lossily (a byte that is not UTF-8 becomes U+FFFD): the raw bytes, where Linux
 // shows them, are checked first, so `--title $'T\xffx'` is refused naming it (probe26 B-F6)
@@ -34,7 +34,17 @@ if (argvProblem !== null) {
 
 endOutputQuietlyOnClosedPipe(); // `| head`: the rest of the output is dropped, the exit code stays
 
-buildProgram()
+// the environment forms of the options likewise: `BENCH_BOUNTY_STORE=$'st\xff'` is refused naming the
+// variable where its value would be used (probe32 B-F4)
+const environ = (() => {
+  try {
+    return readFileSync("/proc/self/environ");
+  } catch {
+    return new Uint8Array(0); // not Linux: Node's decoding stands
+  }
+})();
+
+refuseEnvironmentNotUtf8(buildProgram(), environ)
   .parseAsync(process.argv)
   .catch((e: unknown) => {
     process.exitCode = reportError(e, { stderr: process.stderr }, "bench-bounty");

@@ -3,6 +3,7 @@
  * commander program. The bin (`index.ts`) parses `process.argv` with it; the crash tests' entry
  * (`packages/server/test/fixtures/fault-serve.mjs`) builds it with fault hooks.
  */
+import type { EventEmitter } from "node:events";
 import { Command } from "commander";
 import type { FaultHooks } from "@bench-bounty/platform";
 import { registerPlatformCommands } from "@bench-bounty/platform/cli";
@@ -60,18 +61,69 @@ export function argvEncodingProblem(cmdline: Uint8Array, args: readonly string[]
   if (start < cmdline.length) raw.push(cmdline.subarray(start));
   if (raw.length < args.length) return null;
   const mine = raw.slice(raw.length - args.length);
-  const strict = new TextDecoder("utf-8", { fatal: true });
   for (let i = 0; i < mine.length; i++) {
-    try {
-      strict.decode(mine[i]);
-    } catch {
-      const prev = i > 0 ? args[i - 1] : undefined;
-      const what =
-        prev !== undefined && prev.startsWith("-") && !prev.includes("=")
-          ? `the value of ${prev}`
-          : `argument ${i + 1}${(args[i] ?? "").startsWith("--") ? ` (${(args[i] ?? "").split("=")[0]})` : ""}`;
-      return `${what} is not UTF-8: pass text encoded as UTF-8 (its bytes would be stored as U+FFFD)`;
-    }
+    if (isUtf8(mine[i]!)) continue;
+    const prev = i > 0 ? args[i - 1] : undefined;
+    const what =
+      prev !== undefined && prev.startsWith("-") && !prev.includes("=")
+        ? `the value of ${prev}`
+        : `argument ${i + 1}${(args[i] ?? "").startsWith("--") ? ` (${(args[i] ?? "").split("=")[0]})` : ""}`;
+    return notUtf8Message(what);
   }
   return null;
+}
+
+/**
+ * Makes every option's environment form (`.env(NAME)`) refused, when its value is used, if the variable's
+ * raw bytes are not UTF-8: Node decodes the environment lossily too, so `BENCH_BOUNTY_STORE=$'st\xff'`
+ * created the store at `st` + U+FFFD, a path nobody gave (probe32 B-F4), where `--store $'st\xff'` was
+ * refused ({@link argvEncodingProblem}). The variable is checked only where commander would read it (the
+ * option not given on the command line), before the option's own parser, and the refusal is the
+ * command's usage error (`error: the value of NAME (the environment form of --flag) is not UTF-8: ...`;
+ * exit 1, the verifier's commands 2).
+ * @param program the whole program, its commands registered
+ * @param environ the process's raw environment, `NAME=value` entries NUL-separated (as `/proc/self/environ`)
+ * @returns `program`
+ */
+export function refuseEnvironmentNotUtf8(program: Command, environ: Uint8Array): Command {
+  const bad = new Set<string>();
+  let start = 0;
+  for (let i = 0; i <= environ.length; i++)
+    if (i === environ.length || environ[i] === 0) {
+      const entry = environ.subarray(start, i);
+      start = i + 1;
+      const eq = entry.indexOf(0x3d); // "="
+      if (eq > 0 && !isUtf8(entry.subarray(eq + 1)) && isUtf8(entry.subarray(0, eq)))
+        bad.add(new TextDecoder().decode(entry.subarray(0, eq)));
+    }
+  if (bad.size === 0) return program;
+  const equip = (cmd: Command): void => {
+    for (const option of cmd.options)
+      if (option.envVar !== undefined && bad.has(option.envVar)) {
+        const what = `the value of ${option.envVar} (the environment form of ${option.long ?? option.flags})`;
+        // emitted only when the variable's value is taken; ahead of the listener that parses the value
+        // (commander's Command is an EventEmitter; its types declare only `on`)
+        (cmd as unknown as EventEmitter).prependListener(`optionEnv:${option.name()}`, () =>
+          cmd.error(`error: ${notUtf8Message(what)}`),
+        );
+      }
+    for (const sub of cmd.commands) equip(sub);
+  };
+  equip(program);
+  return program;
+}
+
+/** Whether `bytes` decode as UTF-8 without a replacement character (the rule of both checks above). */
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The refusal of a value that is not UTF-8, `what` naming it (an option, an argument, a variable). */
+function notUtf8Message(what: string): string {
+  return `${what} is not UTF-8: pass text encoded as UTF-8 (its bytes would be stored as U+FFFD)`;
 }

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -57,6 +57,37 @@ describe("arguments that are not UTF-8 (probe26 B-F6)", () => {
       const r = viaShell(good);
       expect(r.stderr).not.toMatch(/not UTF-8/);
     }
+  });
+
+  // probe32 B-F4: the same bytes in BENCH_BOUNTY_STORE were decoded lossily and the store created at
+  // `st` + U+FFFD, a path nobody gave
+  it("refuses an option's environment variable whose bytes are not UTF-8 naming the variable, where its value is used", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-env-utf8-"));
+    const withEnv = (value: string, ...extra: string[]) =>
+      spawnSync(
+        "bash",
+        [
+          "-c",
+          `BENCH_BOUNTY_STORE="$(printf '${value}')" "$0" "$1" leaderboard x "\${@:2}"`,
+          process.execPath,
+          bin,
+          ...extra,
+        ],
+        { cwd: dir, encoding: "utf8" },
+      );
+    for (const bad of ["st\\xffx", "st\\xed\\xa0\\x80x"]) {
+      const r = withEnv(bad);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toBe(
+        "error: the value of BENCH_BOUNTY_STORE (the environment form of --store) is not UTF-8: pass text encoded as UTF-8 (its bytes would be stored as U+FFFD)\n",
+      );
+    }
+    expect(readdirSync(dir)).toEqual([]); // no store anywhere
+    // the flag given: the variable is not read, so not refused
+    const flag = withEnv("st\\xffx", "--store", join(dir, "given"));
+    expect(flag.stderr).not.toMatch(/not UTF-8/);
+    // UTF-8 in the variable passes this check
+    expect(withEnv("st\\xc3\\xa9x").stderr).not.toMatch(/not UTF-8/);
   });
 });
 

@@ -83,11 +83,29 @@ export class EvidenceError extends Error {
   readonly path: string;
 
   constructor(code: EvidenceErrorCode, path: string, message: string) {
-    super(path && path !== "$" ? `${path}: ${message}` : message);
+    // the message names the path shortened (deep nesting: 10,000 `[0]`s), `path` keeps it whole
+    super(path && path !== "$" ? `${shortenPath(path)}: ${message}` : message);
     this.name = "EvidenceError";
     this.code = code;
     this.path = path;
   }
+}
+
+/**
+ * A JSON path short enough for a message: a path longer than `max` characters (deep nesting) keeps its
+ * first and last 60 characters around the count of its segments, `$.a[0][0]...(10000 levels)...[0][0]`
+ * (probe32 B-F3: a dataset's nesting error printed a path of 30 KB). The one rule of every message that
+ * names a JSON path (the evidence's errors, the verifier's, the platform's dataset reader through them).
+ * @param path a JSON path (`$.a[3].b`)
+ * @param max the longest path shown whole, in characters (default 160)
+ * @returns `path`, or its head and tail around `...(<segments> levels)...`
+ */
+export function shortenPath(path: string, max = 160): string {
+  if (path.length <= max) return path;
+  const head = path.slice(0, 60);
+  const tail = path.slice(-60);
+  const segments = (path.match(/\[|\./g) ?? []).length;
+  return `${head}...(${segments} levels)...${tail}`;
 }
 
 /** True for an {@link EvidenceError} (also across duplicated module copies). */

@@ -58,7 +58,7 @@ import { PlatformError } from "./errors.js";
 import { MAX_TIMER_MS } from "./time.js";
 import { agentArgv, agentWorkRoot, bubblewrapAvailable, passedAgentEnv } from "./agent-process.js";
 import type { RunBackend } from "./backend.js";
-import type { FinalizeResult, RunView, ServedTask } from "./runs.js";
+import { checkRunId, type FinalizeResult, type RunView, type ServedTask } from "./runs.js";
 import {
   CHECKPOINT_SCHEMA,
   type Checkpoint,
@@ -251,7 +251,8 @@ function newCheckpoint(
  * when `agent` is given (a first checkpoint is written from the stored run, its answered tasks kept).
  * One runner per run: while it runs, the run's lock (`<run_id>.lock` beside the checkpoint,
  * `runner/lock.ts`) names this process; a run that a live process still runs is refused at once.
- * @throws PlatformError `unknown_run`, `checkpoint_mismatch`, `run_not_in_progress`, `run_in_progress`
+ * @throws PlatformError `invalid_option` (`field: "run_id"`) when `runId` is no run id (`run-` and 16 hex),
+ *   before any file is named after it; `unknown_run`, `checkpoint_mismatch`, `run_not_in_progress`, `run_in_progress`
  *   (`details.rule: "one_runner_per_run"`, `pid`, `lock_file`) while another live runner drives the run
  */
 export async function resumeRun(
@@ -260,6 +261,8 @@ export async function resumeRun(
   agent?: AgentSpec,
   opts: RunnerOptions = {},
 ): Promise<RunnerResult> {
+  // the id names the checkpoint and lock files: checked first (probe32 B-F7)
+  checkRunId(runId, "run_id");
   // a run without a checkpoint here (started by another runner killed before writing it, or by an HTTP
   // client) is adopted when an agent is given: its answered tasks are read from the store (probe29 B-F7)
   const adopt = agent !== undefined && !existsSync(checkpointFile(backend, runId));

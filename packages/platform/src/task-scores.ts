@@ -33,7 +33,7 @@ import type { Principal } from "./identity/principal.js";
 import { checkPage, pageOfRows, type PageRequest } from "./paging.js";
 import { getTasks, isOpen } from "./publish.js";
 import { deepFreeze } from "./publish/reads.js";
-import { RUN_ID_PATTERN, type RunRecord } from "./runs.js";
+import { checkRunId, type RunRecord } from "./runs.js";
 import { shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 
@@ -260,10 +260,7 @@ function checkRunIds(runIds: unknown): string[] {
     );
   const seen = new Set<string>();
   runIds.forEach((id, i) => {
-    if (typeof id !== "string" || !RUN_ID_PATTERN.test(id))
-      throw new PlatformError("invalid_option", `run_ids[${i}] must be a run id (run- and 16 hex digits)`, {
-        field: `run_ids[${i}]`,
-      });
+    checkRunId(id, `run_ids[${i}]`);
     if (seen.has(id))
       throw new PlatformError("invalid_option", `run_ids[${i}] names ${id} twice`, {
         field: `run_ids[${i}]`,

@@ -355,6 +355,27 @@ describe("a number in a row not kept as written is refused, naming its path (pro
 });
 
 describe("the CLI's dataset file (readDataset)", () => {
+  // probe32 B-F3: the parser's nesting error named a path of 30 KB (`[0]` 10,000 times) on one line
+  it("a JSON file nested beyond the parser's limit is refused on one short line naming the path abbreviated", async () => {
+    const path = join(tempDir(), "deep.json");
+    const d = 200_000;
+    writeFileSync(
+      path,
+      `{"name":"deep","rows":[{"ts":"x","label":"x","p":${"[".repeat(d)}${"]".repeat(d)}}]}`,
+    );
+    const e = await readDataset(path, {}).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(PlatformError);
+    expect((e as PlatformError).code).toBe("invalid_dataset");
+    const message = (e as PlatformError).message;
+    expect(message.length).toBeLessThan(path.length + 250);
+    expect(message).toMatch(
+      /^\S+deep\.json: \$\.rows\[0\]\.p[[\]0]+\.\.\.\(\d+ levels\)\.\.\.[[\]0]+: nesting deeper than 10000 levels$/,
+    );
+  });
+
   // probe19 B-F12: `validate /dev/zero` read the device whole (2.3 GB in 15 s, no word)
   it("a dataset file is a file or a pipe: a device or a directory is refused unread, naming it", async () => {
     for (const [path, kind] of [

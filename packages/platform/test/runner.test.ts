@@ -343,6 +343,27 @@ describe("runner policies", () => {
       code: "run_not_in_progress",
     });
   });
+
+  // probe32 B-F7: the run id named the lock and checkpoint files before it was checked: `../x` created
+  // (and removed) a lock outside the store, or died with ENOENT (exit 4) where its directory was missing
+  it("resume refuses a value that is no run id before any file is named after it", async () => {
+    const s = await store();
+    const backend = await s.platform.backend("a");
+    const outside = tempDir();
+    for (const runId of [
+      `../../../../../../../..${outside}/evil`,
+      "../nonexistent-dir/x",
+      "",
+      "RUN-0123456789ABCDEF",
+    ])
+      for (const agent of [undefined, inProcess(s.clock)])
+        await expect(resumeRun(backend, runId, agent)).rejects.toMatchObject({
+          code: "invalid_option",
+          details: { field: "run_id" },
+          message: expect.stringContaining("run- and 16 hex digits"),
+        });
+    expect(existsSync(join(outside, "evil.lock"))).toBe(false);
+  });
 });
 
 // probe24 B-F1: an agent's stderr was copied whole into the run's agent log (2 GB from one task)

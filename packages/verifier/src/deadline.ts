@@ -11,15 +11,35 @@ import { VerifierNetworkError } from "./errors.js";
 /** Default total deadline of one verification: 30 minutes, in milliseconds. */
 export const DEFAULT_DEADLINE_MS = 30 * 60 * 1000;
 
+/**
+ * What a verification reads, as its deadline message names it: `verify` reads the pack, the RPC and the
+ * indexer; `verify-receipt` the execute response, the JWKS, `--input` / `--output` and the RPC (probe32
+ * B-F5: its message named the pack and the indexer, which it never reads).
+ */
+export type DeadlineScope = "pack" | "receipt";
+
+const DEADLINE_READS: Record<DeadlineScope, { reads: string; faster: string }> = {
+  pack: { reads: "reading the pack, the RPC and the indexer", faster: "a faster RPC or indexer" },
+  receipt: {
+    reads: "reading the execute response, the JWKS, --input, --output and the RPC",
+    faster: "faster sources or RPC",
+  },
+};
+
 /** The verification did not finish within its total deadline: exit code 3 (a source could not be read in time). */
 export class VerificationDeadlineError extends VerifierNetworkError {
   /** The deadline, milliseconds from the verification's start. */
   readonly deadlineMs: number;
 
-  constructor(deadlineMs: number) {
+  /**
+   * @param deadlineMs the deadline, milliseconds
+   * @param scope which verification ran (its message names what it reads; default `pack`)
+   */
+  constructor(deadlineMs: number, scope: DeadlineScope = "pack") {
+    const { reads, faster } = DEADLINE_READS[scope];
     super(
       "deadline",
-      `the verification did not finish within its total deadline of ${deadlineMs} ms (--deadline; reading the pack, the RPC and the indexer, and computing the facts, all count); raise --deadline, or use a faster RPC or indexer`,
+      `the verification did not finish within its total deadline of ${deadlineMs} ms (--deadline; ${reads}, and computing the facts, all count); raise --deadline, or use ${faster}`,
     );
     this.name = "VerificationDeadlineError";
     this.deadlineMs = deadlineMs;
@@ -41,22 +61,24 @@ export function isVerificationDeadlineError(e: unknown): e is VerificationDeadli
  * off-chain walk of a pack), so `work` also gets `overdue`, which throws that error once the deadline has
  * passed: call it between computing steps (probe26 B-F1: a pack whose walk took minutes ran past
  * `--deadline 5000`).
+ * @param scope which verification runs, named in the error's message (default `pack`)
  * @throws VerificationDeadlineError at the deadline; whatever `work` throws before it
  */
 export async function withinDeadline<T>(
   deadlineMs: number | undefined,
   work: (signal: AbortSignal, overdue: () => void) => Promise<T>,
+  scope: DeadlineScope = "pack",
 ): Promise<T> {
   const ms = deadlineMs ?? DEFAULT_DEADLINE_MS;
   const endsAt = Date.now() + ms;
   const overdue = (): void => {
-    if (Date.now() >= endsAt) throw new VerificationDeadlineError(ms);
+    if (Date.now() >= endsAt) throw new VerificationDeadlineError(ms, scope);
   };
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const e = new VerificationDeadlineError(ms);
+      const e = new VerificationDeadlineError(ms, scope);
       controller.abort(e);
       reject(e);
     }, ms);

@@ -15,6 +15,7 @@
  *
  * @packageDocumentation
  */
+import { shortenPath } from "@bench-bounty/evidence";
 
 /** Exit codes of `bench-bounty verify` and `bench-bounty verify-receipt`. */
 export const EXIT_CODES = Object.freeze({
@@ -45,17 +46,8 @@ export class VerifierInputError extends Error {
   }
 }
 
-/**
- * A JSON path short enough for a message: a path deeper than a few hundred
- * characters (deep nesting) keeps its head and tail around the count of elided segments.
- */
-export function shortenPath(path: string, max = 160): string {
-  if (path.length <= max) return path;
-  const head = path.slice(0, 60);
-  const tail = path.slice(-60);
-  const segments = (path.match(/\[|\./g) ?? []).length;
-  return `${head}...(${segments} levels)...${tail}`;
-}
+/** A JSON path short enough for a message: evidence's rule ({@link shortenPath}), re-exported. */
+export { shortenPath };
 
 /** A file, URL, RPC or indexer could not be read (or the `--out` report could not be written): exit code 3. */
 export class VerifierNetworkError extends Error {

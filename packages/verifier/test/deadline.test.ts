@@ -6,7 +6,7 @@
  * a message naming the deadline. The slow server here answers every GET correctly shaped, late.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -172,6 +172,33 @@ describe("a total deadline across the verification (--deadline)", () => {
       expect(ended, stderr).toBe(EXIT_CODES.networkOrIo);
       expect(stderr).toContain(
         "verify: deadline: the verification did not finish within its total deadline of 1500 ms",
+      );
+    },
+    60_000,
+  );
+});
+
+// probe32 B-F5: verify-receipt's deadline message was verify's, naming the pack and the indexer
+describe("verify-receipt's deadline names what it reads", () => {
+  it.runIf(process.platform !== "win32")(
+    "a JWKS FIFO nobody writes: exit 3 naming the execute response, the JWKS, --input, --output and the RPC",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "bb-receipt-deadline-"));
+      const fifo = join(dir, "jwks.fifo");
+      spawnSync("mkfifo", [fifo]);
+      const execute = join(dir, "execute.json");
+      writeFileSync(
+        execute,
+        JSON.stringify({ receipt_jws: "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0.eyJ4IjoxfQ.AAAA", output: "x" }),
+      );
+      const r = spawnSync(
+        process.execPath,
+        ["--import", "tsx", BIN, "verify-receipt", execute, "--jwks", fifo, "--deadline", "1500"],
+        { cwd: PKG, env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8", timeout: 30_000 },
+      );
+      expect(r.status, r.stderr).toBe(EXIT_CODES.networkOrIo);
+      expect(r.stderr).toBe(
+        "verify-receipt: deadline: the verification did not finish within its total deadline of 1500 ms (--deadline; reading the execute response, the JWKS, --input, --output and the RPC, and computing the facts, all count); raise --deadline, or use faster sources or RPC\n",
       );
     },
     60_000,

@@ -5,6 +5,7 @@
  */
 import { keccak256Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, TaskRecord } from "../context.js";
+import { PlatformError } from "../errors.js";
 
 /**
  * The task plan of an attempt: private bank ordinals ascending (fixed), then the public bank ordinals
@@ -41,6 +42,20 @@ export function runPlan(
  * names a file or a printed command after it (probe15 B-F1).
  */
 export const RUN_ID_PATTERN = /^run-[0-9a-f]{16}$/;
+
+/**
+ * Checks that a value given as a run id has the run id's form ({@link RUN_ID_PATTERN}) before anything
+ * (a checkpoint or lock file, a store row) is named after it (probe32 B-F7: `resume ../x` named a lock
+ * file outside the store).
+ * @param field the name of the value in the error (`run_id`, `run_ids[2]`)
+ * @throws PlatformError `invalid_option` naming `field` when `id` is not a string of that form
+ */
+export function checkRunId(id: unknown, field: string): asserts id is string {
+  if (typeof id !== "string" || !RUN_ID_PATTERN.test(id))
+    throw new PlatformError("invalid_option", `${field} must be a run id (run- and 16 hex digits)`, {
+      field,
+    });
+}
 
 /**
  * The run id of an attempt: `run-` + 16 hex of keccak256("bench-bounty.run:" key, slug, agent, attempt),

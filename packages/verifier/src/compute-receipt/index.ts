@@ -81,7 +81,7 @@ export const RECEIPT_STEPS: readonly ReceiptStep[] = [
  * @throws VerifierNetworkError a file, URL or the RPC cannot be read (exit code 3)
  */
 export function verifyComputeReceipt(options: VerifyComputeReceiptOptions): Promise<ComputeReceiptReport> {
-  return withinDeadline(options.deadlineMs, (signal) => verifyWithin({ ...options, signal }));
+  return withinDeadline(options.deadlineMs, (signal) => verifyWithin({ ...options, signal }), "receipt");
 }
 
 async function verifyWithin(options: VerifyComputeReceiptOptions): Promise<ComputeReceiptReport> {
