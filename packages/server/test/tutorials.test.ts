@@ -23,9 +23,7 @@ describe("the served tutorials say what the code does (probe31 A-F3, probe32 A-F
   it("publish-benchmark-from-data: the lock takes the served commitment file as it is", async () => {
     const r = await call(live.url, "GET", "/api/v1/content/publish-benchmark-from-data.md");
     expect(r.text).toContain("    curl -s $BASE/api/v1/benchmarks/$SLUG/commitment > commitment.json\n");
-    expect(r.text).toMatch(
-      /\n {4}npx hardhat bounty:lock --network base --commitment commitment\.json \\\n/,
-    );
+    expect(r.text).toMatch(/\n {4}npx hardhat bounty:lock --network base --commitment commitment\.json \\\n/);
   });
 
   it("verify-an-award: the verifier's option is --rpc, run from the repository's bin", async () => {
