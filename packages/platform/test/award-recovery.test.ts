@@ -156,27 +156,39 @@ async function losingProxy(target: string) {
   return { url: `http://127.0.0.1:${port}`, state, close: () => new Promise((ok) => server.close(ok)) };
 }
 
+/** Runs `fn` on an award made ready ({@link readyToAward}) behind a {@link losingProxy}, then closes both. */
+async function behindLosingProxy(
+  seed: number,
+  label: string,
+  fn: (
+    r: Awaited<ReturnType<typeof readyToAward>>,
+    proxy: Awaited<ReturnType<typeof losingProxy>>,
+    dc: ReturnType<typeof devChain>,
+  ) => Promise<void>,
+): Promise<void> {
+  const dc = devChain();
+  const proxy = await losingProxy(dc.rpcUrl);
+  try {
+    const r = await readyToAward(dc, seed, label, {}, proxy.url);
+    await fn(r, proxy, dc);
+    await r.platform.close();
+  } finally {
+    await proxy.close();
+  }
+}
+
 describe("award whose send answer is lost (probe16 B-F12)", () => {
   it("the node got it, its answer was lost: award looks for it by its hash and adopts it, one Awarded event", async () => {
-    const dc = devChain();
-    const proxy = await losingProxy(dc.rpcUrl);
-    try {
-      const r = await readyToAward(dc, 10, "lost-answer", {}, proxy.url);
+    await behindLosingProxy(10, "lost-answer", async (r, proxy, dc) => {
       proxy.state.lose = true;
       const done = await r.platform.award(r.slug);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
       expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
-      await r.platform.close();
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   it("the RPC went away right after the send: award answers award_pending naming the transaction; a rerun adopts it", async () => {
-    const dc = devChain();
-    const proxy = await losingProxy(dc.rpcUrl);
-    try {
-      const r = await readyToAward(dc, 13, "lost-and-down", {}, proxy.url);
+    await behindLosingProxy(13, "lost-and-down", async (r, proxy, dc) => {
       Object.assign(proxy.state, { lose: true, down: true });
       const e = await r.platform.award(r.slug).catch((x: unknown) => x);
       // answered as an award under way (its transaction recorded as sent), not a bare failure
@@ -192,17 +204,11 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(sent);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);
-      await r.platform.close();
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   it("the RPC answers no receipt for the mined award: award_pending names the RPC's failure, never a deadline that did not pass; a rerun adopts it (probe32 A-F3)", async () => {
-    const dc = devChain();
-    const proxy = await losingProxy(dc.rpcUrl);
-    try {
-      const r = await readyToAward(dc, 11, "receiptless", {}, proxy.url);
+    await behindLosingProxy(11, "receiptless", async (r, proxy, dc) => {
       proxy.state.receiptless = true;
       const e = await r.platform.award(r.slug).catch((x: unknown) => x);
       expect(e).toMatchObject({ code: "award_pending", details: { call: "wait for award" } });
@@ -217,17 +223,11 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(sent);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);
-      await r.platform.close();
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 
   it("the bounty awarded between the simulation and the gas estimate: the contract's refusal, never award_pending; a rerun adopts the award (probe19 A-F9)", async () => {
-    const dc = devChain();
-    const proxy = await losingProxy(dc.rpcUrl);
-    try {
-      const r = await readyToAward(dc, 10, "awarded-meanwhile", {}, proxy.url);
+    await behindLosingProxy(10, "awarded-meanwhile", async (r, proxy, dc) => {
       // another process sends this very award (the same signer, winners and digest) and it is mined
       // after this call's simulation, before its gas estimate (as the probe's CLI beside serve)
       let raced: Hash | undefined;
@@ -248,19 +248,13 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       proxy.state.before = undefined;
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(raced);
-      await r.platform.close();
-    } finally {
-      await proxy.close();
-    }
+    });
   });
 });
 
 describe("the platform account's nonce taken by another process sharing its key (probe29 C-F11)", () => {
   it("the node refuses the award's nonce: answered server_busy naming the cause and that nothing was sent, never award_pending; a rerun awards once", async () => {
-    const dc = devChain();
-    const proxy = await losingProxy(dc.rpcUrl);
-    try {
-      const r = await readyToAward(dc, 14, "nonce-taken", {}, proxy.url);
+    await behindLosingProxy(14, "nonce-taken", async (r, proxy, dc) => {
       // another process signing with the same key (outside this store: its lock cannot order it) sends
       // a transaction of that nonce, mined, between this award's nonce read and its send
       let taken: Hash | undefined;
@@ -284,10 +278,7 @@ describe("the platform account's nonce taken by another process sharing its key 
       const done = await r.platform.award(r.slug);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
       expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
-      await r.platform.close();
-    } finally {
-      await proxy.close();
-    }
+    });
   });
   it("two platforms on one store with one key send at the same moment: their sends take the store's lock in turn, every one mined with its own nonce", async () => {
     const dc = devChain();

@@ -16,6 +16,21 @@ afterEach(() => {
 
 const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
 
+/**
+ * The printed `npx bench-bounty resume ...` line of `stderr`, pasted as printed into a shell (which
+ * expands `$BENCH_BOUNTY_API_KEY` to `key`; `npx` there prints its words): the CLI's arguments.
+ */
+function pastedResume(stderr: string, key: string): string[] {
+  const m = /^ {2}(npx bench-bounty resume .*)$/m.exec(stderr);
+  expect(m, stderr).not.toBeNull();
+  const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${m![1]}`], {
+    env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
+    encoding: "utf8",
+  });
+  expect(pasted.status, pasted.stderr).toBe(0);
+  return pasted.stdout.split("\0").slice(1, -1);
+}
+
 describe("CLI", () => {
   it("validate prints row-numbered errors and exits 1 without a stack trace", async () => {
     const dir = tempDir();
@@ -157,15 +172,7 @@ describe("CLI", () => {
     expect(again.err).toContain(`agent bot already has run ${started.run.id} in progress`);
     expect(again.err).not.toContain("finalize it first");
     expect(again.err).not.toContain(key);
-    const m = /^ {2}(npx bench-bounty resume .*)$/m.exec(again.err);
-    expect(m, again.err).not.toBeNull();
-    // pasted as printed into a shell (the shell expands the variable; `npx` there prints its words)
-    const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${m![1]}`], {
-      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
-      encoding: "utf8",
-    });
-    expect(pasted.status, pasted.stderr).toBe(0);
-    const argv = pasted.stdout.split("\0").slice(1, -1);
+    const argv = pastedResume(again.err, key);
     expect(argv).toEqual([
       "resume",
       started.run.id,
@@ -194,14 +201,7 @@ describe("CLI", () => {
     );
     expect(failed.code).toBe(1);
     expect(failed.err).toContain("give it absolute paths");
-    const m = /^ {2}(npx bench-bounty resume .*)$/m.exec(failed.err);
-    expect(m, failed.err).not.toBeNull();
-    const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${m![1]}`], {
-      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
-      encoding: "utf8",
-    });
-    expect(pasted.status, pasted.stderr).toBe(0);
-    const argv = pasted.stdout.split("\0").slice(1, -1);
+    const argv = pastedResume(failed.err, key);
     expect(argv.slice(-2)).toEqual(["--agent", `node ${AGENT}`]);
     const resumed = await runCli(...argv, "--no-progress");
     expect(resumed.code, resumed.err).toBe(0);

@@ -166,47 +166,36 @@ describe("MCP: notifications (no id) run nothing; anonymous ones of a keyed tool
 // probe25 A-F5: an id 2^53 was refused with zod's "<9007199254740991" (which 2^53-1 passes), and an id
 // 1.0000000000000001 answered as 1: a number id is held to the integer rule of every body
 describe("a JSON-RPC number id is an integer as sent (probe25 A-F5), any other id a string (probe32 A-F4)", () => {
+  // probe32 A-F4: an array or object id was refused "must be a finite number", a null or boolean one with
+  // zod's bare "Invalid input"
+  const wrongType = (type: string, more = "") => `must be a string or an integer, got ${type}${more}`;
+  const notInteger = (says: string) => `${says} (an id is a string or an integer)`;
   it.each([
-    ["9007199254740992", "9007199254740992 is a number above 2^53-1 (9007199254740991), which loses digits"],
+    [
+      "9007199254740992",
+      notInteger("9007199254740992 is a number above 2^53-1 (9007199254740991), which loses digits"),
+    ],
     [
       "-9007199254740992",
-      "-9007199254740992 is a number below -(2^53-1) (-9007199254740991), which loses digits",
+      notInteger("-9007199254740992 is a number below -(2^53-1) (-9007199254740991), which loses digits"),
     ],
-    ["1.0000000000000001", "1.0000000000000001 is not a whole number"],
+    ["1.0000000000000001", notInteger("1.0000000000000001 is not a whole number")],
+    ["[1]", wrongType("array")],
+    ['{"a":1}', wrongType("object")],
+    ["true", wrongType("boolean")],
+    [
+      "null",
+      wrongType(
+        "null",
+        " (MCP allows no null id: a message that wants no answer is a notification, sent without an id)",
+      ),
+    ],
   ])("id %s: 400 -32600 naming $.id", async (id, says) => {
     const r = await post(`{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`);
     expect(r.status).toBe(400);
     expect(JSON.parse(r.text)).toMatchObject({
       id: null,
-      error: {
-        code: -32600,
-        message: `Invalid Request: $.id: ${says} (an id is a string or an integer)`,
-        data: { path: "$.id" },
-      },
-    });
-  });
-
-  // probe32 A-F4: an array or object id was refused "must be a finite number", a null or boolean one with
-  // zod's bare "Invalid input"
-  it.each([
-    ["[1]", "array", ""],
-    ['{"a":1}', "object", ""],
-    ["true", "boolean", ""],
-    [
-      "null",
-      "null",
-      " (MCP allows no null id: a message that wants no answer is a notification, sent without an id)",
-    ],
-  ])("id %s: 400 -32600 naming $.id and its type", async (id, type, more) => {
-    const r = await post(`{"jsonrpc":"2.0","id":${id},"method":"tools/list"}`);
-    expect(r.status).toBe(400);
-    expect(JSON.parse(r.text)).toMatchObject({
-      id: null,
-      error: {
-        code: -32600,
-        message: `Invalid Request: $.id: must be a string or an integer, got ${type}${more}`,
-        data: { path: "$.id" },
-      },
+      error: { code: -32600, message: `Invalid Request: $.id: ${says}`, data: { path: "$.id" } },
     });
   });
 
