@@ -15,6 +15,7 @@ import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
 import type { Hash, Hex } from "viem";
 import { createServer } from "node:http";
+import { sql } from "kysely";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { verifyPack } from "@bench-bounty/verifier";
@@ -306,6 +307,30 @@ describe("the platform account's nonce taken by another process sharing its key 
       await a.close();
       await other.close();
     }
+  });
+});
+
+// probe32 A-F6: a store whose test set did not rebuild the committed root (decimal gold crossing the dataset
+// worker) answered every award with a bare 500 `internal_error`
+describe("a store whose test set no longer rebuilds the committed root (probe32 A-F6)", () => {
+  it("award is refused award_not_allowed (pack_unmintable, the JSON path), nothing sent", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 12, "unmintable", {});
+    // one task's gold changed behind the commitment: its leaf no longer hashes to the committed one
+    await sql`UPDATE tasks SET gold_json = ${'{"value":"changed"}'} WHERE slug = ${r.slug} AND ordinal = 0`.execute(
+      r.platform.ctx.store.db,
+    );
+    await r.platform.close();
+    const again = await r.open(); // the test set read afresh (a process's tasks are cached)
+    const e = (await again.award(r.slug).catch((x: unknown) => x)) as PlatformError;
+    expect(e).toMatchObject({ code: "award_not_allowed", details: { reason: "pack_unmintable" } });
+    expect(e.message).toMatch(
+      /^the award's evidence pack cannot be minted from this store: .*; the award is not sent/,
+    );
+    expect(typeof e.details.path).toBe("string");
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]);
+    expect(await pooledAwards(dc)).toEqual([]);
+    await again.close();
   });
 });
 

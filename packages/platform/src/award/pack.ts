@@ -4,6 +4,7 @@
  */
 import {
   evidencePackBytes,
+  isEvidenceError,
   mintEvidencePackSteps,
   packHash,
   ruleOfSplits,
@@ -252,7 +253,9 @@ async function mintPack(
  * default verifier (issue 13 item 8; `PACK_LIMITS.maxPackBytes`, 512 MiB). The pack is minted with the widest award transaction,
  * block and pack anchor it can carry (their bytes are the only ones not known yet), and an award whose
  * pack would be larger is refused: no transaction is sent, the money stays in the bounty.
- * @throws PlatformError `award_not_allowed` with `reason: "pack_too_large"`, the size and the limit
+ * @throws PlatformError `award_not_allowed` with `reason: "pack_too_large"`, the size and the limit; or
+ *   `reason: "pack_unmintable"` and the JSON path when minting refuses what the store holds (a test set
+ *   that does not rebuild the committed root: probe32 A-F6)
  */
 export async function assertPackFits(
   ctx: PlatformContext,
@@ -261,7 +264,16 @@ export async function assertPackFits(
 ): Promise<void> {
   const b = await getBenchmark(ctx, slug);
   const widestTx = `0x${"f".repeat(64)}`;
-  const pack = await mintPack(ctx, b, prepared, widestTx, Number.MAX_SAFE_INTEGER);
+  const pack = await mintPack(ctx, b, prepared, widestTx, Number.MAX_SAFE_INTEGER).catch((e: unknown) => {
+    // the store does not rebuild what was committed (its test set, a receipt): no pack could ever be
+    // minted, so nothing is sent, said as such, never a bare 500 on every retry (probe32 A-F6)
+    if (!isEvidenceError(e)) throw e;
+    throw new PlatformError(
+      "award_not_allowed",
+      `the award's evidence pack cannot be minted from this store: ${e.message}; the award is not sent (the stored test set or runs do not rebuild what was committed on-chain: only a reclaim after the award deadline returns the pool)`,
+      { reason: "pack_unmintable", path: e.path },
+    );
+  });
   const anchor: AnchorEvidence = {
     registry_address: `0x${"f".repeat(40)}`,
     tx_hash: widestTx,
