@@ -406,6 +406,31 @@ export function servedPathWarning(flag: string, shown: string | undefined): stri
   return `  warning: the path of ${flag} (${path.length} characters) is served to every visitor of the web pages as given; a hosted provider's key in the path (Alchemy /v2/<key>, Infura /v3/<key>) would be public: give a public RPC that carries none\n`;
 }
 
+/**
+ * The banner's `chain:` line: the chain id and the RPC's origin, or why there is none. An RPC on a
+ * loopback address without `--local-chain` gets a note (probe32 A-F2: a local node has Base's chain id
+ * 8453, so the web pages link its transactions to Basescan, where they are not).
+ * @returns the line, with its newline (and the note's line)
+ */
+export function chainBannerLine(
+  o: Pick<ServeOpts, "chainId" | "localChain">,
+  rpc: string | undefined,
+  markedChain: number | null,
+): string {
+  if (rpc === undefined)
+    return markedChain !== null
+      ? `  chain: none here (no anchors, no award from this process; the store is anchored on chain ${markedChain})\n`
+      : "  chain: none (off-chain: no anchors, no award)\n";
+  const host = new URL(rpc).hostname.replace(/^\[|\]$/g, "");
+  const loopback = host === "localhost" || host === "::1" || /^127\./.test(host);
+  return (
+    `  chain: chain id ${o.chainId} via ${publicOrigin(rpc)}\n` +
+    (loopback && o.localChain !== true
+      ? "  note: the RPC is on a loopback address: if it is a local node, pass --local-chain (the web pages would link its transactions to the public explorer of its chain id)\n"
+      : "")
+  );
+}
+
 /** The banner's line on the indexer the web pages read ({@link publicIndexerOf}). */
 function webIndexerLine(
   o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">,
@@ -620,7 +645,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         process.stdout.write(
           `bench-bounty serve: listening on ${server.url}\n` +
             `  database: ${database}\n` +
-            `  chain: ${rpc ? `chain id ${o.chainId} via ${publicOrigin(rpc)}` : markedChain !== null ? `none here (no anchors, no award from this process; the store is anchored on chain ${markedChain})` : "none (off-chain: no anchors, no award)"}\n` +
+            chainBannerLine(o, rpc, markedChain) +
             `  receipt anchors: ${!rpc ? (markedChain !== null ? pendingForChainLine(markedChain) : "none (off-chain)") : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +
             `  operator key: ${process.env.BENCH_BOUNTY_OPERATOR_KEY ? "set (BENCH_BOUNTY_OPERATOR_KEY)" : "not set (nobody may award over the API)"}\n` +
             (rpc
