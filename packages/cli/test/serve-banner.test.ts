@@ -11,23 +11,23 @@ describe("serve's banner chain line", () => {
   it.each(["http://127.0.0.1:8545", "http://localhost:8545/", "http://[::1]:8545", "http://127.3.4.5:1"])(
     "an RPC on loopback (%s) without --local-chain gets the note",
     (rpc) => {
-      const line = chainBannerLine({ chainId: 8453 }, rpc, null);
+      const line = chainBannerLine({ chainId: "8453" }, rpc, null);
       expect(line.startsWith("  chain: chain id 8453 via ")).toBe(true);
       expect(line).toContain(NOTE);
     },
   );
 
   it("no note with --local-chain, for a remote RPC, or without a chain", () => {
-    expect(chainBannerLine({ chainId: 8453, localChain: true }, "http://127.0.0.1:8545", null)).toBe(
+    expect(chainBannerLine({ chainId: "8453", localChain: true }, "http://127.0.0.1:8545", null)).toBe(
       "  chain: chain id 8453 via http://127.0.0.1:8545\n",
     );
-    expect(chainBannerLine({ chainId: 8453 }, "https://mainnet.base.org/key", null)).toBe(
+    expect(chainBannerLine({ chainId: "8453" }, "https://mainnet.base.org/key", null)).toBe(
       "  chain: chain id 8453 via https://mainnet.base.org\n",
     );
-    expect(chainBannerLine({ chainId: 8453 }, undefined, null)).toBe(
+    expect(chainBannerLine({ chainId: "8453" }, undefined, null)).toBe(
       "  chain: none (off-chain: no anchors, no award)\n",
     );
-    expect(chainBannerLine({ chainId: 8453 }, undefined, 8453)).toContain(
+    expect(chainBannerLine({ chainId: "8453" }, undefined, 8453)).toContain(
       "the store is anchored on chain 8453",
     );
   });
