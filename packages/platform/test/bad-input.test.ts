@@ -626,6 +626,31 @@ describe("an agent command that cannot start", () => {
   });
 });
 
+describe("a finalized run whose agent failed on later tasks", () => {
+  it("the summary's warning prints the first failure's note on its own line (a relative path in the command)", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "late");
+    expect(pub.code).toBe(0);
+    const key = await cliAccount(store, "late-owner");
+    // exits 3 on the odd ordinals; its last word names package.json of the runner's directory
+    const agent = `node ${AGENT} exit-on-odd package.json`;
+    const r = await runCli(
+      ...["run", "late", "--store", store, "--api-key", key, "--agent", agent],
+      ...["--agent-id", "late1", "--no-progress"],
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(
+      /^warning: \d+ of \d+ tasks of run run-[0-9a-f]+ have no answer .*exited with status 3/m,
+    );
+    // the note, on a line of its own, ends with the paste-able --agent word
+    const note = /^note: the agent runs in a temporary working directory of its own.*--agent (.*)$/m.exec(
+      r.err,
+    );
+    expect(note, r.err).not.toBeNull();
+    expect(note![1]).toContain(join(process.cwd(), "package.json"));
+  });
+});
+
 describe("text from others reaches the terminal escaped (probeD3 F2)", () => {
   it("an agent's stderr tail: no ESC, BEL, C1 or bidi control reaches the operator's terminal; each is shown escaped", async () => {
     const store = join(tempDir(), "st");

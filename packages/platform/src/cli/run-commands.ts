@@ -157,7 +157,7 @@ function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
 
 /**
  * The printed summary of a run. On stderr: how to resume an interrupted run; for a finalized run with
- * unanswered tasks, how many, why (the first reason), where the agent's stderr is, and that the attempt
+ * unanswered tasks, how many, why (the first reason, and its note on a line of its own), where the agent's stderr is, and that the attempt
  * is used up with how many remain; for a receipt whose immediate anchor failed (probeD3 F3: it showed
  * as `pending` like a batched one, and with the CLI nothing retries it), the chain's error (naming the
  * RPC by its origin) and the `bench-bounty anchor` command that retries it (a remote run: that the
@@ -175,6 +175,7 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
     process.stderr.write(
       `warning: ${failed.length} of ${r.task_count} tasks of run ${r.run_id} have no answer (they score 0); ` +
         `the first, task ${failed[0]!.ordinal}: ${failed[0]!.status}: ${terminalText(failed[0]!.reason ?? "no reason")}\n` +
+        (failed[0]!.note !== undefined ? `note: ${terminalText(failed[0]!.note)}\n` : "") +
         `the agent's stderr is in ${log}\n` +
         `attempt ${r.attempt} is used up; attempts remaining: ${r.finalized.attempts_remaining}\n`,
     );
