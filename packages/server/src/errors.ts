@@ -36,6 +36,13 @@ export type EdgeErrorCode =
   | "token_refused"
   | "invalid_claim_signature";
 
+/**
+ * The `WWW-Authenticate` challenge every 401 carries (RFC 9110 15.5.2: a 401 MUST send one; RFC 6750:
+ * the key is a Bearer token): for want of a key, for a malformed `Authorization` (probe33 A-F3: the
+ * domain's `key_required` 401 had none).
+ */
+export const BEARER_CHALLENGE = 'Bearer realm="bench-bounty"';
+
 /** A refusal raised by the HTTP edge (same body shape as a {@link PlatformError}). */
 export class EdgeError extends Error {
   override readonly name = "EdgeError";
@@ -228,15 +235,17 @@ export function statusOf(code: string): number {
 
 /**
  * Turns anything thrown into the wire response. PlatformError and EdgeError keep code, message and
- * details; anything else is logged through `log` and answered `500 internal_error` without its message
+ * details (every 401 with the {@link BEARER_CHALLENGE}); anything else is logged through `log` and answered `500 internal_error` without its message
  * or stack (those may hold paths or secrets).
  */
 export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexpected): ErrorResponse {
   if (e instanceof EdgeError || e instanceof PlatformError) {
+    const status = statusOf(e.code);
+    const headers = e instanceof EdgeError ? e.headers : retryAfterOf(e.details);
     return {
-      status: statusOf(e.code),
+      status,
       body: { error: { code: e.code, message: e.message, details: capDetails(e.details) } },
-      headers: e instanceof EdgeError ? e.headers : retryAfterOf(e.details),
+      headers: status === 401 ? { "www-authenticate": BEARER_CHALLENGE, ...headers } : headers,
     };
   }
   log(e);

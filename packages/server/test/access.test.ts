@@ -253,6 +253,9 @@ describe("authentication before validation", () => {
           const cell = `${method} ${path} ${key ? "unknown key" : "no key"} ${b?.what ?? ""}`;
           if (r.status !== status || r.json?.error?.details?.rule !== rule)
             wrong.push(`${cell}: ${r.status} ${r.text.slice(0, 160)}`);
+          // every 401 carries the challenge (RFC 9110 15.5.2; probe33 A-F3: key_required had none)
+          else if (status === 401 && r.headers.get("www-authenticate") !== 'Bearer realm="bench-bounty"')
+            wrong.push(`${cell}: 401 without WWW-Authenticate`);
         }
       }
     }

@@ -108,6 +108,17 @@ describe("REST: the account's keys", () => {
     expect((await call(live.url, "GET", "/api/v1/accounts/me", { key: gina.key })).status).toBe(200);
   });
 
+  // probe33 A-F4: the refusal of a text that is no prefix advised the whole key, which this URL refuses
+  it("a text that is no key prefix is 404 unknown_key, not echoed, and never advises the whole key", async () => {
+    const ivy = await register(live.url, "keys-ivy");
+    const r = await call(live.url, "DELETE", `${KEYS}/bbk_zzSECRETISH`, { key: ivy.key });
+    expect(r.status).toBe(404);
+    expect(r.json.error).toMatchObject({ code: "unknown_key", details: { field: "key_prefix" } });
+    expect(r.json.error.message).toMatch(/^not a key prefix: give the key's prefix/);
+    expect(r.json.error.message).not.toMatch(/whole key/);
+    expect(r.text).not.toContain("SECRETISH");
+  });
+
   // keys29 item 4: one account issued keys without end
   it("at most 20 active keys: the next POST is 409 too_many_keys naming the cap; a revoked key frees a place", async () => {
     const hank = await register(live.url, "keys-hank");

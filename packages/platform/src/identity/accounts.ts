@@ -248,7 +248,8 @@ export function keyPrefixNamed(named: string): string {
   if (keyPrefix === null)
     throw new PlatformError(
       "unknown_key",
-      "not a key prefix: give the prefix `account keys` lists (bbk_ and 12 hex digits) or the whole key (the text given is not shown)",
+      // one wording for every door (probe33 A-F4: REST refuses a whole key in its URL, so advising one there misled)
+      "not a key prefix: give the key's prefix as the account's key list shows it (bbk_ and 12 hex digits; the text given is not shown)",
       { field: "key_prefix" },
     );
   return keyPrefix;

@@ -11,7 +11,7 @@
 #       (at registration, or on the account of BENCH_BOUNTY_API_KEY) before opening the run.
 #   sh run-benchmark.sh BASE_URL submit RUN_ID ANSWERS_JSON
 #       ANSWERS_JSON is '[{"ordinal":0,"answer_text":"..."}]'. Submits, finalizes, prints the
-#       score JSON, then the benchmark's leaderboard JSON. Needs the key that started the run.
+#       score JSON, then the benchmark's leaderboard JSON. Needs a key of the account that started the run.
 #
 # Exit status: 0 done, 1 the server refused (its JSON error is printed on stderr) or answered a
 # value this script will not use, 2 bad usage.
@@ -124,7 +124,7 @@ case "$PHASE" in
     [ "$#" -eq 4 ] || usage
     RUN_ID=$3
     case "$RUN_ID" in *[!A-Za-z0-9_-]* | '') echo "bad run id: $RUN_ID" >&2; exit 2 ;; esac
-    [ -n "${BENCH_BOUNTY_API_KEY:-}" ] || { echo "BENCH_BOUNTY_API_KEY must be the key that started the run" >&2; exit 2; }
+    [ -n "${BENCH_BOUNTY_API_KEY:-}" ] || { echo "BENCH_BOUNTY_API_KEY must be a key of the account that started the run" >&2; exit 2; }
     refuse_key
     api POST "/api/v1/benchmarks/runs/$RUN_ID/submissions" "{\"answers\":$4}"
     api POST "/api/v1/benchmarks/runs/$RUN_ID/finalize"

@@ -7,13 +7,9 @@
 import { PlatformError } from "@bench-bounty/platform";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.js";
-import { EdgeError } from "../errors.js";
+import { BEARER_CHALLENGE, EdgeError } from "../errors.js";
 
-/**
- * The `WWW-Authenticate` challenge of a 401 for want of a key or for a malformed `Authorization`
- * (RFC 6750: the key is a Bearer token).
- */
-export const BEARER_CHALLENGE = 'Bearer realm="bench-bounty"';
+export { BEARER_CHALLENGE };
 
 /**
  * The one key a header carries. A header sent twice reaches here joined (`k1, k2`, as HTTP joins a
