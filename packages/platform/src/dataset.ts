@@ -15,6 +15,7 @@
 import {
   GOLD_DEPTH_IN_PACK,
   appendPath,
+  shortenPath,
   canonicalHash,
   valueLimitProblems,
   type Hex,
@@ -23,7 +24,7 @@ import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { unkeptNumberError } from "./gold.js";
 import { assertWellFormedText } from "./utf8.js";
 import { textTooLong } from "./text-limits.js";
-import { controlCharacterProblem } from "./terminal.js";
+import { controlCharacterProblem, terminalText } from "./terminal.js";
 import {
   isJsonFloat,
   isJsonObject,
@@ -58,6 +59,17 @@ export interface DatasetInput {
   /** The rows: `{decision_ts, payload, label, knowable_at?}`. */
   rows: unknown[];
 }
+
+/** The members of a dataset document ({@link DatasetInput}); any other is refused by name. */
+export const DATASET_MEMBERS = [
+  "name",
+  "description",
+  "label_policy",
+  "sanitize",
+  "bucket_fields",
+  "time_bound_fields",
+  "rows",
+] as const satisfies readonly (keyof DatasetInput)[];
 
 /** A validated dataset: normalised rows, their hashes and the content hash. */
 export interface ValidatedDataset {
@@ -318,6 +330,17 @@ export function validateDataset(input: unknown): ValidatedDataset {
   }
   assertWellFormedText(input, "$", "invalid_dataset"); // names, rows, keys: no lone surrogate
   const d = input as Record<string, unknown>;
+  // a member the document does not have is refused by name, never dropped (probe33 B-F13: a mistyped
+  // `descripton` was silently lost by validate and publish of a JSON file)
+  for (const key of Object.keys(d))
+    if (!(DATASET_MEMBERS as readonly string[]).includes(key))
+      issues.push(
+        optionIssue(
+          key,
+          `${shortenPath(terminalText(appendPath("$", key)))} is not a member of a dataset (its members: ${DATASET_MEMBERS.join(", ")})`,
+          "unknown_member",
+        ),
+      );
   const name = typeof d.name === "string" ? d.name.trim() : "";
   if (name === "") issues.push(optionIssue("name", "name is required (a non-empty string)"));
   // a name is one line of plain text, printed by lists and the CLI: a character a terminal acts on or

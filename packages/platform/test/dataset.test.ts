@@ -376,6 +376,25 @@ describe("the CLI's dataset file (readDataset)", () => {
     );
   });
 
+  // probe33 B-F13: a mistyped top-level member (`descripton`) was dropped in silence by validate and publish
+  it("a member a dataset does not have is refused by its JSON path, in the file and in a document", async () => {
+    const path = join(tempDir(), "typo.json");
+    const rows = [{ decision_ts: "2024-01-01T00:00:00Z", payload: { a: 1 }, label: "x" }];
+    writeFileSync(path, JSON.stringify({ name: "typo", descripton: "lost?", "a b": 1, rows }));
+    const doc = await readDataset(path, {});
+    const report = checkDataset(doc);
+    expect(report.ok).toBe(false);
+    expect(report.errors.map((e) => [e.field, e.code])).toEqual([
+      ["a b", "unknown_member"],
+      ["descripton", "unknown_member"],
+    ]);
+    expect(report.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^\$\["a b"\] is not a member of a dataset \(its members: name, description, /),
+      expect.stringMatching(/^\$\.descripton is not a member of a dataset/),
+    ]);
+    expect(() => validateDataset({ name: "ok", description: "kept", rows })).not.toThrow();
+  });
+
   // probe19 B-F12: `validate /dev/zero` read the device whole (2.3 GB in 15 s, no word)
   it("a dataset file is a file or a pipe: a device or a directory is refused unread, naming it", async () => {
     for (const [path, kind] of [
