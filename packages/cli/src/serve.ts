@@ -431,6 +431,19 @@ export function chainBannerLine(
   );
 }
 
+/**
+ * The banner's note when serve listens on every interface (`--host 0.0.0.0` or `::`) without
+ * `--public-url`: `how_to_compete` and receipt URLs are built on that base, which no agent elsewhere can
+ * use (probe33 B-F12).
+ * @returns the note's line, or `""`
+ */
+export function unspecifiedHostNote(publicUrl: string | undefined, listenUrl: string): string {
+  const host = URL.canParse(listenUrl) ? new URL(listenUrl).hostname : "";
+  return publicUrl === undefined && (host === "0.0.0.0" || host === "[::]")
+    ? `  note: ${listenUrl} is every interface, not an address agents can use: how_to_compete and receipt URLs are built on it; pass --public-url with the address they reach this server by\n`
+    : "";
+}
+
 /** The banner's line on the indexer the web pages read ({@link publicIndexerOf}). */
 function webIndexerLine(
   o: Pick<ServeOpts, "indexerUrl" | "publicIndexerUrl">,
@@ -643,7 +656,7 @@ export function registerServeCommand(program: Command, opts: ServeCommandOptions
         const markedChain = rpc ? null : await platform.ctx.store.anchors.anchoringChainId();
         const stopped = untilStopped(o.exitWithParent === true || startedByPackageManager());
         process.stdout.write(
-          `bench-bounty serve: listening on ${server.url}\n` +
+          `bench-bounty serve: listening on ${server.url}\n${unspecifiedHostNote(o.publicUrl, server.url)}` +
             `  database: ${database}\n` +
             chainBannerLine(o, rpc, markedChain) +
             `  receipt anchors: ${!rpc ? (markedChain !== null ? pendingForChainLine(markedChain) : "none (off-chain)") : platform.ctx.anchorBatcher ? `batched (one anchorMany within ${o.anchorFlushMs} ms of a finalize; commitments likewise, of a publish)` : "one transaction per finalize and per publish (--receipt-anchoring immediate)"}\n` +

@@ -3,7 +3,7 @@
  * without `--local-chain` the web pages linked its transactions to Basescan and nothing said so.
  */
 import { describe, expect, it } from "vitest";
-import { chainBannerLine } from "../src/serve.js";
+import { chainBannerLine, unspecifiedHostNote } from "../src/serve.js";
 
 const NOTE = "  note: the RPC is on a loopback address: if it is a local node, pass --local-chain";
 
@@ -30,5 +30,19 @@ describe("serve's banner chain line", () => {
     expect(chainBannerLine({ chainId: "8453" }, undefined, 8453)).toContain(
       "the store is anchored on chain 8453",
     );
+  });
+});
+
+// probe33 B-F12: on every interface the default base URL (how_to_compete, receipt URLs) is unusable
+describe("serve's banner note on every interface", () => {
+  it("--host 0.0.0.0 or :: without --public-url gets the note naming --public-url; otherwise none", () => {
+    for (const url of ["http://0.0.0.0:8787", "http://[::]:8787"]) {
+      expect(unspecifiedHostNote(undefined, url)).toBe(
+        `  note: ${url} is every interface, not an address agents can use: how_to_compete and receipt URLs are built on it; pass --public-url with the address they reach this server by\n`,
+      );
+      expect(unspecifiedHostNote("https://bench.example", url)).toBe("");
+    }
+    expect(unspecifiedHostNote(undefined, "http://127.0.0.1:8787")).toBe("");
+    expect(unspecifiedHostNote(undefined, "http://[::1]:8787")).toBe("");
   });
 });

@@ -9,7 +9,13 @@
 export * from "./errors.js";
 export * from "./domain.js";
 export { createApp, DEFAULT_BASE_URL, type AppOptions } from "./app.js";
-export { DEFAULT_TIMEOUTS, serveApp, type ListeningServer, type ServerTimeouts } from "./serve.js";
+export {
+  DEFAULT_TIMEOUTS,
+  listenUrlOf,
+  serveApp,
+  type ListeningServer,
+  type ServerTimeouts,
+} from "./serve.js";
 export {
   AccountCreationLimiter,
   addressGroupOf,

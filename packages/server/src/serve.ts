@@ -44,6 +44,25 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
 };
 
 /**
+ * The base URL of the address a server listens on, `http://HOST:PORT` in the URL parser's canonical
+ * text (`--host 127.1` is `http://127.0.0.1:P`, `::1` is `http://[::1]:P`): the default public base
+ * URL meets the rule `--public-url` must meet (probe33 B-F12: `http://127.1:P` was served in
+ * how_to_compete while the same text given as `--public-url` was refused as non-canonical).
+ * @param host the listen address as given (an IPv6 address without brackets)
+ * @param port the port listened on
+ * @returns the URL without a trailing `/`
+ */
+export function listenUrlOf(host: string, port: number): string {
+  const text = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  try {
+    return new URL(text).href.replace(/\/$/, "");
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return text; // bound, so a name the socket took; kept as given
+  }
+}
+
+/**
  * Serves the app on `host:port` (port 0: any free port), with {@link DEFAULT_TIMEOUTS} unless `timeouts` says otherwise.
  * `optionName` names the option a refusal is about as the caller's command line gave it (the CLI's
  * `optionSourceName`: `HOST (the environment form of --host)` for a value from the environment, probe32
@@ -61,8 +80,7 @@ export function serveApp(
   const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? 8787;
-  const shownHost = host.includes(":") ? `[${host}]` : host;
-  let url = `http://${shownHost}:${port}`;
+  let url = listenUrlOf(host, port);
   const app = createApp({ listenUrl: () => url, ...opts });
   return new Promise((resolve, reject) => {
     const serverOptions = { connectionsCheckingInterval: timeouts.checkMs };
@@ -75,7 +93,7 @@ export function serveApp(
       http.keepAliveTimeout = timeouts.keepAliveMs;
       http.headersTimeout = timeouts.headersMs;
       http.requestTimeout = timeouts.requestMs;
-      url = `http://${shownHost}:${info.port}`;
+      url = listenUrlOf(host, info.port);
       resolve({
         url,
         server,
