@@ -651,6 +651,33 @@ describe("a finalized run whose agent failed on later tasks", () => {
   });
 });
 
+describe("a buyer_only leaderboard in the CLI's table", () => {
+  // probe33 B-F14: a stranger saw an empty "public board", as if nobody had run
+  it("says hidden to a stranger, and shows the table to its author", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(
+      store,
+      "Temp {payload.temp}?",
+      "--slug",
+      "bo",
+      "--leaderboard-visibility",
+      "buyer_only",
+    );
+    expect(pub.code, pub.err).toBe(0);
+    const key = await cliAccount(store, "bo-stranger");
+    const stranger = await runCli("leaderboard", "bo", "--store", store, "--api-key", key);
+    expect(stranger.code, stranger.err).toBe(0);
+    expect(stranger.out.split("\n")[1]).toBe(
+      "hidden: only the benchmark's author sees this leaderboard (leaderboard_visibility buyer_only)",
+    );
+    expect(stranger.out).not.toMatch(/^rank /m);
+    const author = await runCli("leaderboard", "bo", "--store", store);
+    expect(author.code, author.err).toBe(0);
+    expect(author.out).toMatch(/^rank {2}agent/m);
+    expect(author.out).not.toMatch(/^hidden:/m);
+  });
+});
+
 describe("text from others reaches the terminal escaped (probeD3 F2)", () => {
   it("an agent's stderr tail: no ESC, BEL, C1 or bidi control reaches the operator's terminal; each is shown escaped", async () => {
     const store = join(tempDir(), "st");

@@ -26,6 +26,11 @@ export function registerBoardCommands(program: Command): void {
           });
           if (o.json) return print(lb);
           process.stdout.write(`${lb.slug} (${lb.status}, ${lb.board} board, ranked on ${lb.ranked_on})\n`);
+          // hidden is not empty (probe33 B-F14: a buyer_only board read as "nobody has run")
+          if (!lb.leaderboard_visible)
+            return void process.stdout.write(
+              `hidden: only the benchmark's author sees this leaderboard (leaderboard_visibility ${lb.leaderboard_visibility})\n`,
+            );
           process.stdout.write(
             "rank  agent                 composite  public   accuracy  wall_s      attempts  run\n",
           );
