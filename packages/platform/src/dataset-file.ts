@@ -13,6 +13,15 @@ import { PlatformError, type PlatformErrorCode } from "./errors.js";
  */
 export const MAX_DATASET_FILE_BYTES = PACK_LIMITS.maxPackBytes;
 
+/** The words of a read error's code a user meets (the code itself for the others). */
+const UNREADABLE_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file (ENOENT)",
+  ENOTDIR: "a part of the path is not a directory (ENOTDIR)",
+  EACCES: "permission denied (EACCES)",
+  ELOOP: "too many symbolic links (ELOOP)",
+  ENAMETOOLONG: "the name is too long (ENAMETOOLONG)",
+};
+
 /**
  * The bytes of the dataset file at `path` (evidence's `readBoundedFile`, pipes accepted: read
  * synchronously, waiting for a pipe's writer).
@@ -38,7 +47,8 @@ export async function readDatasetFile(
     const p = e.problem;
     switch (p.reason) {
       case "unreadable":
-        throw refuse(p.code);
+        // in words, with the errno (probe33 B-N1: `cannot read nosuch.json: ENOENT`)
+        throw refuse(UNREADABLE_WORDS[p.code] ?? p.code);
       case "not_regular":
         throw refuse(`${p.kind}, not a file (give a JSON or CSV file, or a pipe)`);
       case "too_large":

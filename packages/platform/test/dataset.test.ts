@@ -413,7 +413,7 @@ describe("the CLI's dataset file (readDataset)", () => {
     }
     await expect(readDataset("/no/such/file.json", {})).rejects.toMatchObject({
       code: "invalid_dataset",
-      message: "cannot read /no/such/file.json: ENOENT",
+      message: "cannot read /no/such/file.json: no such file (ENOENT)",
     });
   });
 
