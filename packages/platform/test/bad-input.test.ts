@@ -651,6 +651,29 @@ describe("a finalized run whose agent failed on later tasks", () => {
   });
 });
 
+describe("run --attempts past the benchmark's max_attempts", () => {
+  // probe33 B-N5: the attempt past the last failed "used all 2 attempts", exit 1, after good attempts
+  it("runs the attempts allowed, then stops with a warning naming those not run", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(store, "Temp {payload.temp}?", "--slug", "ma", "--max-attempts", "2");
+    expect(pub.code, pub.err).toBe(0);
+    const key = await cliAccount(store, "ma-owner");
+    const r = await runCli(
+      ...["run", "ma", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
+      ...["--agent-id", "ma1", "--attempts", "4", "--no-progress"],
+    );
+    expect(r.code, r.err).toBe(0);
+    const results = JSON.parse(r.out) as { attempt: number; attempts_remaining: number }[];
+    expect(results.map((x) => [x.attempt, x.attempts_remaining])).toEqual([
+      [1, 1],
+      [2, 0],
+    ]);
+    expect(r.err).toBe(
+      "warning: agent ma1 has used all its attempts on ma; the 2 more --attempts asked for were not run\n",
+    );
+  });
+});
+
 describe("a buyer_only leaderboard in the CLI's table", () => {
   // probe33 B-F14: a stranger saw an empty "public board", as if nobody had run
   it("says hidden to a stranger, and shows the table to its author", async () => {

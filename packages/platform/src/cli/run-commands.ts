@@ -410,6 +410,15 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
               });
               results.push(summarise(r, w, o));
               if (r.interrupted) break;
+              // the last attempt the benchmark allows: the ones asked beyond it are not tried (probe33
+              // B-N5: the next failed "used all 3 attempts", exit 1, after three good attempts)
+              const left = o.attempts! - i - 1;
+              if (r.finalized?.attempts_remaining === 0 && left > 0) {
+                process.stderr.write(
+                  `warning: agent ${o.agentId!} has used all its attempts on ${slug}; the ${left} more --attempts asked for were not run\n`,
+                );
+                break;
+              }
             }
             print(results.length === 1 ? results[0] : results);
           } finally {
