@@ -10,7 +10,7 @@
  * `fetch` refuses inside a URL, becomes an `Authorization: Basic` header. Errors of `fetch` itself
  * (connection refused, DNS) name the host and port, never the path or query.
  */
-import { boundedFetch, type ExchangeBounds } from "@bench-bounty/verifier/body";
+import { boundedFetch, type ExchangeBounds } from "@bench-bounty/evidence/body";
 import { http, type Transport } from "viem";
 
 /**
