@@ -11,7 +11,7 @@ import { TaskError, userAction } from "../lib/errors";
 import { simulateAndSend, taskContext, withFromParam } from "../lib/context";
 import { txLink } from "../lib/network";
 import { isoSeconds } from "../lib/time";
-import { describeError, readJsonFile } from "../lib/files";
+import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
 
 type KindName = import("@bench-bounty/contracts").AnchorKindName;
@@ -46,7 +46,7 @@ const RECEIPT_ANSWER_KEYS = ["receipt", "receipt_hash"];
 function readDigest(
   args: { digest?: string; file?: string },
   kind?: string,
-): { digest: string; source: string } {
+): { digest: string; source: string; pack?: Record<string, unknown> } {
   if ((args.digest === undefined) === (args.file === undefined)) {
     throw new TaskError("Give exactly one of --digest 0x<64 hex> or --file <json file>.");
   }
@@ -80,11 +80,14 @@ function readDigest(
         `--file ${file} is an evidence pack: anchor it with --kind pack (its pack_hash), or give --digest.`,
       );
     if (kind === "pack" || isPack)
-      return checked(
-        ev.packHash(value as Parameters<typeof ev.packHash>[0]),
-        "pack_hash",
-        `pack_hash of ${file}, recomputed (SPEC 8)`,
-      );
+      return {
+        ...checked(
+          ev.packHash(value as Parameters<typeof ev.packHash>[0]),
+          "pack_hash",
+          `pack_hash of ${file}, recomputed (SPEC 8)`,
+        ),
+        pack: obj!,
+      };
     if (obj !== undefined && RECEIPT_ANSWER_KEYS.every((k) => obj[k] !== undefined))
       return checked(
         ev.receiptHash(obj.receipt as Record<string, unknown>),
@@ -98,6 +101,43 @@ function readDigest(
       `--file ${file}: ${describeError(e)}${kind === "pack" ? " (--kind pack: the file must be an evidence pack, SPEC 8)" : ""}`,
     );
   }
+}
+
+/**
+ * Refuses anchoring an evidence pack from an account that is not its bounty's awarder, or on another
+ * chain or BenchmarkBounty than the pack's (probe33 C-F9: a forgotten `--from` anchored it from account
+ * #0). The verifier's `pack_anchor` counts only the awarder's anchor on the pack's chain, and a digest
+ * is anchored once for ever: such an anchor would make the pack's anchor unverifiable for good.
+ * @param pack the pack as read ({@link readDigest}), its `benchmark` block giving the bounty
+ * @throws TaskError naming the JSON path or the awarder and `--from`; nothing is sent
+ */
+async function refusePackAnchorNotCounted(
+  file: string,
+  pack: Record<string, unknown>,
+  ctx: Awaited<ReturnType<typeof taskContext>>,
+): Promise<void> {
+  const where = `--file ${file}`;
+  const bench = asObject(pack.benchmark, `${where} $.benchmark`);
+  const refuse = (why: string) =>
+    new TaskError(`${where}: ${why}: its pack_anchor could never verify. Nothing was sent.`);
+  if (bench.chain_id !== ctx.profile.chainId)
+    throw refuse(
+      `$.benchmark.chain_id is ${JSON.stringify(bench.chain_id)}, not the chain id ${ctx.profile.chainId} of --network ${ctx.profile.name}`,
+    );
+  if (
+    typeof bench.bounty_contract !== "string" ||
+    bench.bounty_contract.toLowerCase() !== ctx.bountyAddress.toLowerCase()
+  )
+    throw refuse(
+      `$.benchmark.bounty_contract is ${JSON.stringify(bench.bounty_contract)}, not the BenchmarkBounty ${ctx.bountyAddress} of --network ${ctx.profile.name}`,
+    );
+  if (typeof bench.bounty_id !== "string" || !/^[1-9][0-9]{0,77}$/.test(bench.bounty_id))
+    throw refuse(`$.benchmark.bounty_id must be a decimal string, got ${JSON.stringify(bench.bounty_id)}`);
+  const { awarder } = await ctx.bounty.getBounty(BigInt(bench.bounty_id));
+  if (ctx.signer.address.toLowerCase() !== awarder.toLowerCase())
+    throw new TaskError(
+      `${where}: ${ctx.signer.address} is not the awarder of bounty ${bench.bounty_id} (${awarder}): the verifier's pack_anchor counts only the awarder's anchor, and a digest is anchored once for ever; anchor it with --from ${awarder}. Nothing was sent.`,
+    );
 }
 
 /** The `--digest` / `--file` pair of both anchor tasks ({@link readDigest} takes exactly one). */
@@ -122,8 +162,9 @@ withFromParam(
   .setAction(
     userAction(async (args: { digest?: string; file?: string; kind: string; from?: string }, hre) => {
       const kind = parseKind(args.kind);
-      const { digest, source } = readDigest(args, kind.name);
+      const { digest, source, pack } = readDigest(args, kind.name);
       const ctx = await taskContext(hre, { needSigner: true, from: args.from });
+      if (pack !== undefined) await refusePackAnchorNotCounted(args.file!, pack, ctx);
       const existing = await ctx.registry.anchorOf(digest);
       if (existing.anchorer !== hre.ethers.ZeroAddress) {
         throw new TaskError(

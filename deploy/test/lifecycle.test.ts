@@ -1668,6 +1668,40 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
+    // probe33 C-F9: a forgotten --from anchored a pack from account #0, its pack_anchor unverifiable for good
+    it("a pack file is anchored only by its bounty's awarder, on the pack's own chain (probe33 C-F9)", async function () {
+      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      /** The pack of bounty 1 without its (stale) pack_hash: `--kind pack` recomputes it. */
+      const packFile = async (edit?: (bench: Record<string, unknown>) => void) => {
+        const pack = parseJson(fs.readFileSync(await packOf(1n, [w1, w2, w3], edit))) as Record<
+          string,
+          unknown
+        >;
+        delete pack.pack_hash;
+        rootCounter++;
+        return writeFile(dir, `anchor-pack-${rootCounter}.json`, canonicalJsonString(pack as never));
+      };
+      const { awarder: a1 } = await bounty(1n);
+      const pack = await packFile();
+      await refuses(
+        ["anchor", "--from", w2, "--file", pack, "--kind", "pack"],
+        new RegExp(
+          `${w2} is not the awarder of bounty 1 \\(${a1}\\): the verifier's pack_anchor counts only the awarder's anchor, .*anchor it with --from ${a1}\\. Nothing was sent\\.`,
+        ),
+      );
+      await refuses(
+        ["anchor", "--from", a1, "--file", await packFile((b) => (b.chain_id = 84532)), "--kind", "pack"],
+        /\$\.benchmark\.chain_id is 84532, not the chain id 8453 of --network localhost: its pack_anchor could never verify\. Nothing was sent\./,
+      );
+      await refuses(
+        ["anchor", "--from", a1, "--file", await packFile((b) => (b.bounty_id = 1)), "--kind", "pack"],
+        /\$\.benchmark\.bounty_id must be a decimal string, got 1: its pack_anchor could never verify/,
+      );
+      expect(expectOk(await run(["anchor", "--from", a1, "--file", pack, "--kind", "pack"]))).to.include(
+        ` as pack by ${a1} at block `,
+      );
+    });
+
     it("refuses a second anchoring, a bad kind and a bad digest", async function () {
       await refuses(
         ["anchor", "--from", w2, "--digest", receiptHash, "--kind", "pack"],
