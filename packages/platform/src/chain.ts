@@ -1273,6 +1273,8 @@ export class ChainGateway {
       "chain_error",
       `${what}: ${signer} ${address} holds ${balance === 0n ? "no ETH" : `${balance} wei, less than the ${cost} wei`} on chain ${chainId} to pay the gas: send it ETH on that chain, then run again (nothing was sent)`,
       {
+        // the signer's own condition, not the chain's: a relay answers its caller otherwise (probe33 C-F7)
+        no_gas: true,
         address,
         chain_id: chainId,
         balance_wei: balance.toString(),

@@ -32,6 +32,7 @@ export type EdgeErrorCode =
   | "verification_pending"
   | "claim_expired"
   | "claim_pending"
+  | "relay_unavailable"
   | "no_credit"
   | "token_refused"
   | "invalid_claim_signature";
@@ -92,6 +93,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   // blacklisted: probe31 C-F4); the chain did not fail, nothing was sent, the credit stays
   token_refused: 409,
   invalid_claim_signature: 422,
+  // the service's account cannot pay a relayed claim's gas (probe33 C-F7): nothing sent, post again later
+  relay_unavailable: 503,
   // domain: bad input
   invalid_dataset: 422,
   invalid_text: 422,

@@ -409,8 +409,35 @@ async function relay(slug: string, bountyId: bigint, key: string) {
     args: [bountyId, winner],
   });
   expect(credit).toBeGreaterThan(0n);
-  const before = await usdcOf(to);
   const good = await body(2);
+  // probe33 C-F7: the service's account without ETH was a 502 chain_error telling the winner to "send it ETH"
+  const gas = await dc.publicClient.getBalance({ address: operator });
+  const setBalance = (wei: bigint) =>
+    dc.publicClient.request({
+      method: "hardhat_setBalance",
+      params: [operator, `0x${wei.toString(16)}`],
+    } as never);
+  await setBalance(0n);
+  try {
+    // another account's key: the relay rate limit is per account, and this attempt is not the test's own
+    const helper = (await call(u, "POST", "/api/v1/accounts", { body: { name: "relay-no-gas" } })).json
+      .api_key as string;
+    const broke = await call(u, "POST", path, { key: helper, body: good });
+    expect(broke.status, broke.text).toBe(503);
+    expect(broke.headers.get("retry-after")).toBe("300");
+    expect(broke.json.error).toMatchObject({
+      code: "relay_unavailable",
+      details: { account: winner, relayer: operator, retry_after_seconds: 300 },
+    });
+    expect(broke.json.error.message).toMatch(
+      /nothing was sent and the credit stays: post the same signed claim again later/,
+    );
+    expect(broke.json.error.message).not.toMatch(/send it ETH/);
+  } finally {
+    await setBalance(gas);
+  }
+  expect(await dc.publicClient.getTransactionCount({ address: operator })).toBe(sent);
+  const before = await usdcOf(to);
   const paid = await call(u, "POST", path, { key, body: good });
   expect(paid.status, paid.text).toBe(200);
   expect(paid.json).toMatchObject({

@@ -319,6 +319,25 @@ async function minedBy(
   return outcome.block;
 }
 
+/**
+ * 503 `relay_unavailable` (`Retry-After: 300`): the service's account cannot pay the claim's gas (the
+ * gateway's refusal, `details.no_gas`); nothing was sent, the credit stays. Said to the winner as what
+ * they can do, never the operator's "send it ETH" as a chain failure (probe33 C-F7: 502 `chain_error`).
+ */
+function relayWithoutGas(account: string, e: PlatformError): EdgeError {
+  return new EdgeError(
+    "relay_unavailable",
+    `the claim of ${account} was not relayed: this service's account cannot pay its gas now; nothing was sent and the credit stays: post the same signed claim again later, or claim from an account that holds ETH`,
+    {
+      account,
+      relayer: e.details.address,
+      chain_id: e.details.chain_id,
+      retry_after_seconds: 300,
+    },
+    { "retry-after": "300" },
+  );
+}
+
 /** The EdgeError `no_credit` of a relay: `account` has no credit in `bountyId`; `why` says what was seen. */
 function noCreditFor(account: string, bountyId: bigint, why: string): EdgeError {
   return new EdgeError("no_credit", `${account} has no credit in bounty ${bountyId} (${why})`, {
@@ -595,6 +614,8 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
             pendingTime: async () => (await client.getBlock({ blockTag: "pending" })).timestamp,
           },
         ).catch(async (e: unknown) => {
+          if (e instanceof PlatformError && e.details.no_gas === true)
+            throw relayWithoutGas(input.account, e);
           // the token refused the transfer: whom it refuses is read from its blacklist (probe27 C-F7, probe31 C-F4)
           if (e instanceof PlatformError)
             throw await tokenRefusal(e, client, attached.token as Address, input.to, bounty);
