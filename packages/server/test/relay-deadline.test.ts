@@ -554,10 +554,20 @@ describe("a refused relay never takes the relay's turn (probe28 A-F3)", { timeou
       (e: unknown) => e,
     );
     expect(early).toMatchObject({ code: "no_credit" });
-    expect((early as Error).message).toMatch(/is Funded on-chain, not awarded yet: its award may be pending/);
-    expect((early as Error).message).not.toMatch(/never won/);
-    // once awarded to someone else, the same claim is the plain case
+    // before the close no award can come (probe33 C-F10: "its award may be pending" was said then)
+    expect((early as Error).message).toMatch(
+      /is Funded on-chain and its contest is still open: it closes at \d+ \(unix seconds; the latest block's time is \d+\), and no award comes before then/,
+    );
+    expect((early as Error).message).not.toMatch(/never won|may be pending/);
+    // closed and not awarded yet: the award may be pending
     await dc.increaseTime(200);
+    const closed = await relayHere(principal, "slug", claim, { answerBy: Date.now() + 60_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect((closed as Error).message).toMatch(
+      /is Funded on-chain, not awarded yet: its award may be pending/,
+    );
+    // once awarded to someone else, the same claim is the plain case
     await gateway.award(id, [dc.accounts[15]!.address], `0x${"77".repeat(32)}`);
     const late = await relayHere(principal, "slug", claim, { answerBy: Date.now() + 60_000 }).catch(
       (e: unknown) => e,

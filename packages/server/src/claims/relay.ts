@@ -360,6 +360,34 @@ function awardedNoCreditWhy(places: readonly AwardedPlace[]): string {
 }
 
 /**
+ * Why a bounty that is neither awarded nor reclaimed holds no credit: before its `closesAt` (by the latest
+ * block's time) the contest is still open and no award can come yet (probe33 C-F10: "its award may be
+ * pending" was said before the close); from it on, the award may be pending.
+ */
+async function notAwardedWhy(
+  client: NonNullable<Platform["chain"]>["publicClient"],
+  read: <T>(what: string, fn: () => Promise<T>) => Promise<T>,
+  bounty: Address,
+  bountyId: bigint,
+  status: string,
+): Promise<string> {
+  const [{ closesAt }, block] = await Promise.all([
+    read("read getBounty", () =>
+      client.readContract({
+        address: bounty,
+        abi: benchmarkBountyAbi,
+        functionName: "getBounty",
+        args: [bountyId],
+      }),
+    ),
+    read("read the latest block", () => client.getBlock()),
+  ]);
+  return block.timestamp < closesAt
+    ? `the bounty is ${status} on-chain and its contest is still open: it closes at ${closesAt} (unix seconds; the latest block's time is ${block.timestamp}), and no award comes before then`
+    : `the bounty is ${status} on-chain, not awarded yet: its award may be pending; post the claim again once it is mined`;
+}
+
+/**
  * `account`'s credit in `bountyId` and its claim nonce, as the latest block has them (two reads).
  * @param placesOf `account`'s places in the benchmark's award as mined here (`Platform.awardedPlaces`),
  *   read only to say why an Awarded bounty holds no credit for it
@@ -401,7 +429,13 @@ async function creditAndNonce(
         ? awardedNoCreditWhy(await placesOf())
         : Number(status) === BountyStatus.Reclaimed
           ? "the bounty was reclaimed by its author: nothing was awarded"
-          : `the bounty is ${BountyStatus[Number(status)] ?? status} on-chain, not awarded yet: its award may be pending; post the claim again once it is mined`,
+          : await notAwardedWhy(
+              client,
+              read,
+              bounty,
+              bountyId,
+              BountyStatus[Number(status)] ?? String(status),
+            ),
     );
   }
   const nonce = await read("read nonces", () =>
