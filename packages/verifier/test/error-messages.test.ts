@@ -234,6 +234,18 @@ describe("--rpc and --indexer must be http(s) URLs: exit 2 naming the option", (
   });
 });
 
+// probe33 C-F8: the indexer's or the platform's URL given as --rpc said only "HTTP request failed."
+describe("an --rpc URL that answers, but not as a JSON-RPC node", () => {
+  it("exit 3 naming the call, the http status and what the URL seems not to be", async () => {
+    const r = await run(["verify", SMALL, "--rpc", `${base}/api/v1`, "--policy", "onchain"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: eth_chainId: HTTP request failed\. \(http 404: the URL answered, but not as a JSON-RPC node: is it the chain's RPC endpoint\?\)$/m,
+    );
+    expect(r.stderr).not.toMatch(STACK);
+  });
+});
+
 describe("a file path that names no file is bad input (exit 2) naming the path, for every document", () => {
   it.each([
     [["verify-receipt", "/nonexistent/execute.json", "--jwks", "/nonexistent/jwks.json"], "execute response"],

@@ -215,11 +215,26 @@ export function rpcReader(target: string): ChainWalk["net"] {
     } catch (e) {
       if (e instanceof ContractAnswerError) throw e;
       const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
-      throw new VerifierNetworkError(target, `${what}: ${bound?.message ?? printable(describeError(e))}`, {
-        cause: e,
-      });
+      const status = httpStatusOf(e);
+      // the host's http status, when it answered one (probe33 C-F8: the indexer's or the platform's
+      // URL given as --rpc said only "HTTP request failed.")
+      const said =
+        status === undefined
+          ? printable(describeError(e))
+          : `${printable(describeError(e))} (http ${status}: the URL answered, but not as a JSON-RPC node: is it the chain's RPC endpoint?)`;
+      throw new VerifierNetworkError(target, `${what}: ${bound?.message ?? said}`, { cause: e });
     }
   };
+}
+
+/** The http status a failed JSON-RPC request was answered with (viem's `HttpRequestError.status`, in `e` or its causes). */
+function httpStatusOf(e: unknown): number | undefined {
+  for (let c = e, depth = 0; c !== undefined && c !== null && depth < 8; depth++) {
+    const status = (c as { status?: unknown }).status;
+    if (typeof status === "number" && Number.isInteger(status)) return status;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** A contract read: an answer of the contract itself (revert, no data, undecodable data) is a {@link ContractAnswerError}. */
