@@ -445,6 +445,15 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect(await count("$w", { w: { digest_starts_with: "_" } })).toBe(0);
       const middle = (anchors.items[0].digest as string).slice(10, 30);
       expect(await count(`{digest_contains: "${middle}"}`)).toBeGreaterThanOrEqual(1);
+      // probe33 B-F1: a String variable as the filter's value was passed raw into LIKE (every anchor)
+      const byString = async (s: string) => {
+        const q = "query($s: String) { anchors(where: {digest_contains: $s}) { totalCount } }";
+        const body = JSON.parse((await gql(ix.url, q, { s })).text);
+        expect(body.errors).toBeUndefined();
+        return body.data.anchors.totalCount as number;
+      };
+      expect(await byString("%_%")).toBe(0);
+      expect(await byString(middle)).toBeGreaterThanOrEqual(1);
       // a where nested in a variable past maxInputDepth is refused before it runs, naming the limit
       let w: unknown = { digest_gt: "0x" };
       for (let i = 0; i < 1_500; i++) w = { AND: [w] };
