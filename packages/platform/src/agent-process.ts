@@ -45,6 +45,7 @@ import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { terminalText } from "./terminal.js";
+import { environNotUtf8, processEnviron } from "./utf8.js";
 
 /** Environment variables copied from the runner to an agent (nothing else is). */
 export const AGENT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"] as const;
@@ -90,13 +91,18 @@ const RUNNER_ONLY_ENV = /^(BENCH_BOUNTY_.*|.*DATABASE_URL.*|PG.*|.*RPC_URL.*|.*P
  * The variables an operator passes to an agent by name (`run --agent-env NAME`, D3-F15: a model API key
  * the agent needs): each value read from `from` (the runner's environment), never printed or stored.
  * @param names variable names, each at most once
+ * @param notUtf8 the names of the variables whose raw bytes are not UTF-8 (default: this process's,
+ *   {@link environNotUtf8} of {@link processEnviron})
  * @returns `{NAME: value}` for {@link AgentCommand.env}
  * @throws PlatformError `invalid_option` (field `agent-env`) naming the variable when the name is not a
- *   variable name, is one of the runner's own secrets or settings, or is not set in `from`
+ *   variable name, is one of the runner's own secrets or settings, is not set in `from`, or its value is
+ *   not UTF-8 (Node reads it with U+FFFD in place of its bytes: the agent would get another value;
+ *   probe33 B-F11)
  */
 export function passedAgentEnv(
   names: readonly string[],
   from: NodeJS.ProcessEnv = process.env,
+  notUtf8: ReadonlySet<string> = environNotUtf8(processEnviron()),
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of names) {
@@ -112,6 +118,10 @@ export function passedAgentEnv(
       );
     const value = from[name];
     if (value === undefined) throw refuse("is not set in the runner's environment");
+    if (notUtf8.has(name))
+      throw refuse(
+        "its value is not UTF-8: set it as UTF-8 text (its bytes would reach the agent as U+FFFD, another value)",
+      );
     env[name] = value;
   }
   return env;

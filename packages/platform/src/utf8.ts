@@ -11,6 +11,7 @@ import {
   parseJson,
   type ParseOptions,
 } from "@bench-bounty/evidence";
+import { readFileSync } from "node:fs";
 import { PlatformError, type PlatformErrorCode } from "./errors.js";
 
 /**
@@ -72,6 +73,39 @@ export function jsonPathAtByte(bytes: Uint8Array, offset: number, options: Parse
 export function datasetRowOfPath(path: string): number | null {
   const m = /^\$\.rows\[(\d+)\]/.exec(path);
   return m ? Number(m[1]) : null;
+}
+
+/**
+ * This process's environment as its raw bytes (Linux: `/proc/self/environ`, `NAME=value` entries
+ * NUL-separated), as it was when the process started; empty where there is none (not Linux): Node's
+ * `process.env` holds the values decoded lossily, a byte that is not UTF-8 as U+FFFD.
+ */
+export function processEnviron(): Uint8Array {
+  try {
+    return readFileSync("/proc/self/environ");
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/**
+ * The names of the variables of `environ` whose values are not UTF-8 (the one rule of every check of
+ * an environment variable's bytes: an option's environment form, `run --agent-env`; probe32 B-F4,
+ * probe33 B-F11). A name that is not UTF-8 itself is left out (no option or `--agent-env` can name it).
+ * @param environ `NAME=value` entries NUL-separated, as {@link processEnviron}
+ */
+export function environNotUtf8(environ: Uint8Array): Set<string> {
+  const bad = new Set<string>();
+  let start = 0;
+  for (let i = 0; i <= environ.length; i++)
+    if (i === environ.length || environ[i] === 0) {
+      const entry = environ.subarray(start, i);
+      start = i + 1;
+      const eq = entry.indexOf(0x3d); // "="
+      if (eq > 0 && firstInvalidUtf8(entry.subarray(eq + 1)) >= 0 && firstInvalidUtf8(entry.subarray(0, eq)) < 0)
+        bad.add(Buffer.from(entry.subarray(0, eq)).toString("utf8"));
+    }
+  return bad;
 }
 
 /**
