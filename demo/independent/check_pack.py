@@ -523,10 +523,38 @@ class _Reader:
                 pass
         raise PackError(path, f"expected an ISO-8601 UTC time such as \"2026-03-01T09:05:00.000Z\", found {_shown(v)}")
 
+    # The verifier's readers of the fields no check here reads (its pack/fields.ts): what they refuse is
+    # its bad input (exit 2), what they read and a format rule refuses is its `schema` fact (exit 1).
+    def readable_integer(self, v, path: str) -> int:
+        """The verifier's `intValue`: an integer, or an integer string of at most 16 digits, in 0..2^53-1."""
+        if isinstance(v, str) and re.fullmatch(r"-?[0-9]{1,16}", v):
+            n = int(v)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            n = v
+        else:
+            raise PackError(path, f"expected an integer, found {_shown(v)}")
+        if not 0 <= n <= MAX_SAFE_INT:
+            raise PackError(path, f"integer {n} is outside 0..{MAX_SAFE_INT}")
+        return n
+
+    def readable_decimal(self, v, path: str):
+        """The verifier's `decimalValue`: a decimal string (an exponent allowed) of at most 100 characters,
+        or a JSON number within 2^53-1 when an integer."""
+        if isinstance(v, str):
+            if len(v) <= MAX_DECIMAL_CHARS and _READABLE_DECIMAL.fullmatch(v):
+                return v
+        elif isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SAFE_INT):
+            return v
+        raise PackError(path, f"expected a decimal string, found {_shown(v)}")
+
     # fields
     def f(self, o, key, path, kind, *args):
         return getattr(self, kind)(self.get(o, key, path), _step(path, key), *args)
 
+
+# what the verifier reads as a decimal and as a credit (its pack/fields.ts `decimalValue`, `READABLE_FRACTION`)
+_READABLE_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_READABLE_FRACTION = re.compile(f"[0-9]{{1,{MAX_INT_DIGITS}}}/(?!0+$)[0-9]{{1,{MAX_INT_DIGITS}}}")
 
 GRADERS = ("exact", "numeric", "contains_all", "json_fields")
 VISIBILITIES = ("private", "public")
@@ -562,8 +590,31 @@ def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
 
 
 def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
+    """A receipt (SPEC 4): every member typed as the verifier reads a receipt (its `readReceipt`, the same
+    for a winner's and a rank row's: probe33 B-F2, a row's `tasks` of `{}` or a task's `credit` of 5 was a
+    failed hash here where the verifier refuses it, exit 2); with `full` (a winner's, which the checks
+    compute with) also the domains the checks need."""
     rec = r.obj(rec, path, "receipt")
     r.f(rec, "score_composite", path, "string")
+    for key in ("run_id", "benchmark_slug", "commit_root", "agent_id", "finalized_at"):
+        r.f(rec, key, path, "string")
+    for key in ("attempt", "queries_used"):
+        r.f(rec, key, path, "readable_integer")
+    for key in ("wall_seconds", "usdc_spent", "score_public", "score_composite"):
+        r.f(rec, key, path, "readable_decimal")
+    tasks_path = _step(path, "tasks")
+    for i, t in enumerate(r.f(rec, "tasks", path, "arr")):
+        tp = _step(tasks_path, i)
+        t = r.obj(t, tp, "receipt_task")
+        r.f(t, "ordinal", tp, "readable_integer")
+        r.f(t, "bank_ordinal", tp, "readable_integer")
+        r.f(t, "prompt_hash", tp, "string")
+        r.f(t, "visibility", tp, "string")
+        if r.get(t, "answer_digest", tp) is not None:
+            r.f(t, "answer_digest", tp, "string")
+        credit = r.get(t, "credit", tp)
+        if credit is not None and not (isinstance(credit, str) and _READABLE_FRACTION.fullmatch(credit)):
+            raise PackError(_step(tp, "credit"), f'expected a fraction string such as "2/3" or null, found {_shown(credit)}')
     if not full:
         return
     r.f(rec, "commit_root", path, "string")

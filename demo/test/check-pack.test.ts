@@ -203,6 +203,33 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       (t) => JSON.stringify({ ...JSON.parse(t), verify_hints: undefined }),
       /^check_pack: malformed pack: \$\.verify_hints: missing key "verify_hints"$/,
     ],
+    // probe33 B-F2: a receipt's members beyond those the checks read went unread in a rank row: a value the
+    // verifier refuses (exit 2) was a failed pack hash here (exit 1)
+    ...(
+      [
+        ["tasks", (r) => (r.tasks = {}), /tasks: expected an array, found an object$/],
+        ["tasks[0]", (r) => (r.tasks[0] = "x"), /tasks\[0\]: expected an object, found "x"$/],
+        ["agent_id", (r) => (r.agent_id = 5), /agent_id: expected a string, found the integer 5$/],
+        [
+          "tasks[0].credit",
+          (r) => (r.tasks[0].credit = 5),
+          /tasks\[0\]\.credit: expected a fraction string such as "2\/3" or null, found the integer 5$/,
+        ],
+        ["attempt", (r) => (r.attempt = true), /attempt: expected an integer, found true$/],
+        ["wall_seconds", (r) => (r.wall_seconds = "fast"), /wall_seconds: expected a decimal string, found "fast"$/],
+      ] as [string, (r: Pack) => void, RegExp][]
+    ).flatMap(([member, change, line]): [string, (text: string) => string, RegExp][] =>
+      (["rank_derivation.rows", "winners"] as const).map((where) => [
+        `${where}[0].receipt.${member} of a wrong type`,
+        (t) => {
+          const p = JSON.parse(t) as Pack;
+          const list = where === "winners" ? p.winners : p.rank_derivation.rows;
+          change(list[0].receipt);
+          return JSON.stringify(p);
+        },
+        new RegExp(`^check_pack: malformed pack: \\$\\.${where.replace(".", "\\.")}\\[0\\]\\.receipt\\.${line.source}`),
+      ]),
+    ),
   ];
 
   it.each(verifierRefuses)(
