@@ -35,6 +35,7 @@ answer of at most 64 MiB, arriving whole (headers and body) within --rpc-timeout
 from __future__ import annotations
 
 import argparse
+import base64
 import http.client
 import json
 import math
@@ -796,15 +797,38 @@ class RpcError(Exception):
 
 
 def rpc_label(url: str) -> str:
-    """The URL as printed: as given when it is a bare origin, else its origin (a path or query may hold a key)."""
+    """The URL as printed: as given when it is a bare origin, else its origin and what is not shown (its
+    credentials, its path: a provider's key may be in either)."""
     try:
         u = urllib.parse.urlsplit(url)
-        if u.scheme and u.hostname and (u.username or u.password or u.path not in ("", "/") or u.query or u.fragment):
+        hidden = [
+            what
+            for what, there in (
+                ("credentials", u.username is not None or u.password is not None),
+                ("path", u.path not in ("", "/") or u.query or u.fragment),
+            )
+            if there
+        ]
+        if u.scheme and u.hostname and hidden:
             port = f":{u.port}" if u.port else ""
-            return f"{u.scheme}://{u.hostname}{port} (path not shown)"
+            host = f"[{u.hostname}]" if ":" in u.hostname else u.hostname
+            return f"{u.scheme}://{host}{port} ({' and '.join(hidden)} not shown)"
     except ValueError:
         pass
     return url
+
+
+def credentials_to_header(url: str) -> tuple[str, dict]:
+    """`url` without its userinfo, and the userinfo as an `Authorization: Basic` header (percent-decoded,
+    UTF-8), as the verifier sends it (its url.ts `credentialsToHeader`; probe33 B-F8: urllib took
+    `user:pw@127.0.0.1` for the host); a URL without userinfo as it is, with no header."""
+    u = urllib.parse.urlsplit(url)
+    if u.username is None and u.password is None:
+        return url, {}
+    pair = f"{urllib.parse.unquote(u.username or '')}:{urllib.parse.unquote(u.password or '')}"
+    netloc = u.netloc.rpartition("@")[2]
+    bare = urllib.parse.urlunsplit((u.scheme, netloc, u.path, u.query, u.fragment))
+    return bare, {"authorization": "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")}
 
 
 def require_http_url(url: str) -> None:
@@ -834,7 +858,7 @@ class Rpc:
 
     def __init__(self, url: str, timeout_s: float = DEFAULT_RPC_TIMEOUT_S):
         require_http_url(url)
-        self.url = url
+        self.url, self.headers = credentials_to_header(url)
         self.timeout_s = timeout_s
         self.n = 0
         self.where = f"cannot read rpc {rpc_label(url)}"
@@ -878,7 +902,7 @@ class Rpc:
     def call(self, method: str, params: list):
         self.n += 1
         body = json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params}).encode()
-        req = urllib.request.Request(self.url, data=body, headers={"content-type": "application/json"})
+        req = urllib.request.Request(self.url, data=body, headers={"content-type": "application/json", **self.headers})
         raw = self._fetch(method, req)
         try:
             doc = json.loads(raw)
@@ -1284,6 +1308,16 @@ def _seconds(text: str) -> float:
     return v
 
 
+class _Once(argparse.Action):
+    """A single-valued option given twice is refused (argparse keeps the last), as every command line of the
+    project does (probe33 B-F8); its values are not printed (a URL may carry a key)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} is given twice: give it once (a single-valued option is never read as its last value)")
+        setattr(namespace, self.dest, values)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The options (argparse: a bad one prints the usage and its error, exit 2)."""
     p = argparse.ArgumentParser(
@@ -1293,7 +1327,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         allow_abbrev=False,
     )
     p.add_argument("pack", metavar="PACK.json", help="the evidence pack (a file or a pipe)")
-    p.add_argument("--rpc", metavar="URL", help="a JSON-RPC node of the pack's chain: also check the chain")
+    p.add_argument(
+        "--rpc",
+        metavar="URL",
+        action=_Once,
+        help="a JSON-RPC node of the pack's chain: also check the chain (credentials in the URL are sent as HTTP Basic)",
+    )
     p.add_argument(
         "--rpc-timeout",
         type=_seconds,
