@@ -461,6 +461,20 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect([deep.status, JSON.parse(deep.text).errors[0].extensions.limit]).toEqual([400, "maxInputDepth"]);
     });
 
+    // probe33 B-F6: the locations pointed into the indexer's re-printed query (line 4 of a one-line query)
+    it("locates GraphQL errors in the query the client sent", async () => {
+      const q = "{ bountyRecords { items { idx } } }";
+      const field = JSON.parse((await gql(ix.url, q)).text);
+      expect(field.errors[0].locations).toEqual([{ line: 1, column: q.indexOf("idx") + 1 }]);
+      const escaped = '{ anchors(where: {kindName_contains: "%"}) { items { idx } } }';
+      const after = JSON.parse((await gql(ix.url, escaped)).text);
+      expect(after.errors[0].locations[0].line).toBe(1);
+      const broken = "{ bountyRecords { items { id } } } }";
+      const syntax = await gql(ix.url, broken);
+      expect(syntax.status).toBe(400);
+      expect(JSON.parse(syntax.text).errors[0].locations).toEqual([{ line: 1, column: broken.length }]);
+    });
+
     it("answers wrong guesses at every endpoint without a 500 or a stack trace", async () => {
       const cases: { path: string; init?: RequestInit; status: number; allow?: string }[] = [
         { path: "/graphql", init: post("{ bountys { totalCount } }"), status: 200 }, // GraphQL errors ride on 200

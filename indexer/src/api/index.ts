@@ -194,6 +194,7 @@ function graphqlError(c: Context, e: QueryRefused) {
       errors: [
         {
           message: e.message,
+          ...(e.locations === undefined ? {} : { locations: e.locations }),
           extensions: { code: e.code, ...(e.limit === undefined ? {} : { limit: e.limit, max: e.max }) },
         },
       ],

@@ -88,6 +88,20 @@ describe("prepareGraphql", () => {
     ]);
   });
 
+  // probe33 B-F6: GraphQL ran a re-printed document, so every error's location pointed into text the client
+  // never sent; a syntax error of the limit check had no location at all
+  it("hands GraphQL the client's own text, only the escaped literals edited in place, and locates a syntax error", () => {
+    const plain = "{ bountyRecords { items { idx } } }";
+    expect(prepareGraphql(plain).query).toBe(plain);
+    const multi = 'query Q($s: String = "a_") {\n  anchors(where: {kindName_contains: "%", digest: "%", kindName_starts_with: $s}) {\n    items { idx }\n  }\n}';
+    const edited = prepareGraphql(multi).query;
+    expect(edited).toBe(multi.replace('"a_"', '"a\\\\_"').replace('kindName_contains: "%"', 'kindName_contains: "\\\\%"'));
+    expect(edited.split("\n")[2]).toBe(multi.split("\n")[2]); // `idx` where the client wrote it
+    const broken = "{ bountyRecords { items { id } } } }";
+    const e = refusal(broken);
+    expect([e.code, e.locations]).toEqual(["invalid_query", [{ line: 1, column: broken.lastIndexOf("}") + 1 }]]);
+  });
+
   it("refuses cursors this API cannot have returned, naming the argument, and passes one it did", () => {
     const page = (arg: string) => `{ bountyRecords(${arg}) { items { id } } }`;
     for (const bad of [
