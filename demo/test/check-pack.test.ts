@@ -216,7 +216,11 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
           /tasks\[0\]\.credit: expected a fraction string such as "2\/3" or null, found the integer 5$/,
         ],
         ["attempt", (r) => (r.attempt = true), /attempt: expected an integer, found true$/],
-        ["wall_seconds", (r) => (r.wall_seconds = "fast"), /wall_seconds: expected a decimal string, found "fast"$/],
+        [
+          "wall_seconds",
+          (r) => (r.wall_seconds = "fast"),
+          /wall_seconds: expected a decimal string, found "fast"$/,
+        ],
       ] as [string, (r: Pack) => void, RegExp][]
     ).flatMap(([member, change, line]): [string, (text: string) => string, RegExp][] =>
       (["rank_derivation.rows", "winners"] as const).map((where) => [
@@ -227,7 +231,9 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
           change(list[0].receipt);
           return JSON.stringify(p);
         },
-        new RegExp(`^check_pack: malformed pack: \\$\\.${where.replace(".", "\\.")}\\[0\\]\\.receipt\\.${line.source}`),
+        new RegExp(
+          `^check_pack: malformed pack: \\$\\.${where.replace(".", "\\.")}\\[0\\]\\.receipt\\.${line.source}`,
+        ),
       ]),
     ),
   ];
@@ -561,13 +567,17 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       expectOneLine(
         await check([VECTOR, "--rpc", withUser]),
         3,
-        new RegExp(`^check_pack: cannot read rpc ${origin} \\(credentials not shown\\): eth_chainId: the answer is not a hex quantity`),
+        new RegExp(
+          `^check_pack: cannot read rpc ${origin} \\(credentials not shown\\): eth_chainId: the answer is not a hex quantity`,
+        ),
       );
       expect(lastAuthorization).toBe(`Basic ${Buffer.from("user:p w").toString("base64")}`);
       expectOneLine(
         await check([VECTOR, "--rpc", `${withUser}/key/123`]),
         3,
-        new RegExp(`^check_pack: cannot read rpc ${origin} \\(credentials and path not shown\\): eth_chainId: `),
+        new RegExp(
+          `^check_pack: cannot read rpc ${origin} \\(credentials and path not shown\\): eth_chainId: `,
+        ),
       );
       lastAuthorization = "none";
       await check([VECTOR, "--rpc", url]);

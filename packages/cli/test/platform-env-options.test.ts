@@ -78,7 +78,8 @@ describe("a refused value from a platform command's environment names the variab
   // probe33 B-F5: an empty value made the current directory the store (platform.sqlite and runs/ in it)
   it("an empty BENCH_BOUNTY_STORE or --store '' is refused naming it, and nothing is created", () => {
     const dir = mkdtempSync(join(tmpdir(), "bb-platform-env-"));
-    const why = "is invalid. the store directory is empty: name one, or leave the option out for ./.bench-bounty";
+    const why =
+      "is invalid. the store directory is empty: name one, or leave the option out for ./.bench-bounty";
     const env = run(["account", "create", "--name", "e1"], { BENCH_BOUNTY_STORE: "" }, dir);
     expect(env.status, env.stderr).toBe(1);
     expect(env.stderr.split("\n")[0]).toBe(

@@ -221,7 +221,8 @@ export async function runBenchmark(
 function recordedAgent(agent: AgentSpec, previous?: Checkpoint["agent"]): Checkpoint["agent"] {
   if (agent.kind === "function") return { kind: "function", name: agent.name };
   const names =
-    agent.env_names ?? (previous?.kind === "command" && agent.env === undefined ? previous.env_names : undefined);
+    agent.env_names ??
+    (previous?.kind === "command" && agent.env === undefined ? previous.env_names : undefined);
   return {
     kind: "command",
     command: agent.command,

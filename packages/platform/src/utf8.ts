@@ -102,7 +102,11 @@ export function environNotUtf8(environ: Uint8Array): Set<string> {
       const entry = environ.subarray(start, i);
       start = i + 1;
       const eq = entry.indexOf(0x3d); // "="
-      if (eq > 0 && firstInvalidUtf8(entry.subarray(eq + 1)) >= 0 && firstInvalidUtf8(entry.subarray(0, eq)) < 0)
+      if (
+        eq > 0 &&
+        firstInvalidUtf8(entry.subarray(eq + 1)) >= 0 &&
+        firstInvalidUtf8(entry.subarray(0, eq)) < 0
+      )
         bad.add(Buffer.from(entry.subarray(0, eq)).toString("utf8"));
     }
   return bad;

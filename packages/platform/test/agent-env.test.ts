@@ -81,7 +81,8 @@ describe("passedAgentEnv: a value that is not UTF-8 (probe33 B-F11)", () => {
     expect(err).toMatchObject({
       code: "invalid_option",
       details: { field: "agent-env", name: "MYSECRET" },
-      message: "--agent-env MYSECRET: its value is not UTF-8: set it as UTF-8 text (its bytes would reach the agent as U+FFFD, another value)",
+      message:
+        "--agent-env MYSECRET: its value is not UTF-8: set it as UTF-8 text (its bytes would reach the agent as U+FFFD, another value)",
     });
     expect(passedAgentEnv(["OTHER"], from, environNotUtf8(raw))).toEqual({ OTHER: "caf\u00e9" });
   });

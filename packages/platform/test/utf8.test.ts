@@ -38,7 +38,12 @@ describe("invalid UTF-8 in a dataset is refused naming the row and byte offset (
   // probe33 B-F4: the row was the physical LF line's: a quoted multi-line field before the byte named a
   // row that does not exist, and CR line endings named line 1 and no row
   it.each([
-    ["a quoted multi-line field before it", 'date,lab,x\n2024-01-01,a,"line1\nline2\nline3"\n2024-01-02,b,', "\n", 5],
+    [
+      "a quoted multi-line field before it",
+      'date,lab,x\n2024-01-01,a,"line1\nline2\nline3"\n2024-01-02,b,',
+      "\n",
+      5,
+    ],
     ["CR line endings", "date,lab,x\r2024-01-01,a,1\r2024-01-02,b,", "\r", 3],
     ["CR LF line endings", "date,lab,x\r\n2024-01-01,a,1\r\n2024-01-02,b,", "\r\n", 3],
     ["a quoted field holding it", 'date,lab,x\n2024-01-01,a,1\n2024-01-02,b,"a\nb', '"\n', 4],
