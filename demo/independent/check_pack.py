@@ -35,6 +35,7 @@ answer of at most 64 MiB, arriving whole (headers and body) within --rpc-timeout
 from __future__ import annotations
 
 import argparse
+import base64
 import http.client
 import json
 import math
@@ -523,10 +524,38 @@ class _Reader:
                 pass
         raise PackError(path, f"expected an ISO-8601 UTC time such as \"2026-03-01T09:05:00.000Z\", found {_shown(v)}")
 
+    # The verifier's readers of the fields no check here reads (its pack/fields.ts): what they refuse is
+    # its bad input (exit 2), what they read and a format rule refuses is its `schema` fact (exit 1).
+    def readable_integer(self, v, path: str) -> int:
+        """The verifier's `intValue`: an integer, or an integer string of at most 16 digits, in 0..2^53-1."""
+        if isinstance(v, str) and re.fullmatch(r"-?[0-9]{1,16}", v):
+            n = int(v)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            n = v
+        else:
+            raise PackError(path, f"expected an integer, found {_shown(v)}")
+        if not 0 <= n <= MAX_SAFE_INT:
+            raise PackError(path, f"integer {n} is outside 0..{MAX_SAFE_INT}")
+        return n
+
+    def readable_decimal(self, v, path: str):
+        """The verifier's `decimalValue`: a decimal string (an exponent allowed) of at most 100 characters,
+        or a JSON number within 2^53-1 when an integer."""
+        if isinstance(v, str):
+            if len(v) <= MAX_DECIMAL_CHARS and _READABLE_DECIMAL.fullmatch(v):
+                return v
+        elif isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SAFE_INT):
+            return v
+        raise PackError(path, f"expected a decimal string, found {_shown(v)}")
+
     # fields
     def f(self, o, key, path, kind, *args):
         return getattr(self, kind)(self.get(o, key, path), _step(path, key), *args)
 
+
+# what the verifier reads as a decimal and as a credit (its pack/fields.ts `decimalValue`, `READABLE_FRACTION`)
+_READABLE_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_READABLE_FRACTION = re.compile(f"[0-9]{{1,{MAX_INT_DIGITS}}}/(?!0+$)[0-9]{{1,{MAX_INT_DIGITS}}}")
 
 GRADERS = ("exact", "numeric", "contains_all", "json_fields")
 VISIBILITIES = ("private", "public")
@@ -562,8 +591,31 @@ def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
 
 
 def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
+    """A receipt (SPEC 4): every member typed as the verifier reads a receipt (its `readReceipt`, the same
+    for a winner's and a rank row's: probe33 B-F2, a row's `tasks` of `{}` or a task's `credit` of 5 was a
+    failed hash here where the verifier refuses it, exit 2); with `full` (a winner's, which the checks
+    compute with) also the domains the checks need."""
     rec = r.obj(rec, path, "receipt")
     r.f(rec, "score_composite", path, "string")
+    for key in ("run_id", "benchmark_slug", "commit_root", "agent_id", "finalized_at"):
+        r.f(rec, key, path, "string")
+    for key in ("attempt", "queries_used"):
+        r.f(rec, key, path, "readable_integer")
+    for key in ("wall_seconds", "usdc_spent", "score_public", "score_composite"):
+        r.f(rec, key, path, "readable_decimal")
+    tasks_path = _step(path, "tasks")
+    for i, t in enumerate(r.f(rec, "tasks", path, "arr")):
+        tp = _step(tasks_path, i)
+        t = r.obj(t, tp, "receipt_task")
+        r.f(t, "ordinal", tp, "readable_integer")
+        r.f(t, "bank_ordinal", tp, "readable_integer")
+        r.f(t, "prompt_hash", tp, "string")
+        r.f(t, "visibility", tp, "string")
+        if r.get(t, "answer_digest", tp) is not None:
+            r.f(t, "answer_digest", tp, "string")
+        credit = r.get(t, "credit", tp)
+        if credit is not None and not (isinstance(credit, str) and _READABLE_FRACTION.fullmatch(credit)):
+            raise PackError(_step(tp, "credit"), f'expected a fraction string such as "2/3" or null, found {_shown(credit)}')
     if not full:
         return
     r.f(rec, "commit_root", path, "string")
@@ -745,15 +797,38 @@ class RpcError(Exception):
 
 
 def rpc_label(url: str) -> str:
-    """The URL as printed: as given when it is a bare origin, else its origin (a path or query may hold a key)."""
+    """The URL as printed: as given when it is a bare origin, else its origin and what is not shown (its
+    credentials, its path: a provider's key may be in either)."""
     try:
         u = urllib.parse.urlsplit(url)
-        if u.scheme and u.hostname and (u.username or u.password or u.path not in ("", "/") or u.query or u.fragment):
+        hidden = [
+            what
+            for what, there in (
+                ("credentials", u.username is not None or u.password is not None),
+                ("path", u.path not in ("", "/") or u.query or u.fragment),
+            )
+            if there
+        ]
+        if u.scheme and u.hostname and hidden:
             port = f":{u.port}" if u.port else ""
-            return f"{u.scheme}://{u.hostname}{port} (path not shown)"
+            host = f"[{u.hostname}]" if ":" in u.hostname else u.hostname
+            return f"{u.scheme}://{host}{port} ({' and '.join(hidden)} not shown)"
     except ValueError:
         pass
     return url
+
+
+def credentials_to_header(url: str) -> tuple[str, dict]:
+    """`url` without its userinfo, and the userinfo as an `Authorization: Basic` header (percent-decoded,
+    UTF-8), as the verifier sends it (its url.ts `credentialsToHeader`; probe33 B-F8: urllib took
+    `user:pw@127.0.0.1` for the host); a URL without userinfo as it is, with no header."""
+    u = urllib.parse.urlsplit(url)
+    if u.username is None and u.password is None:
+        return url, {}
+    pair = f"{urllib.parse.unquote(u.username or '')}:{urllib.parse.unquote(u.password or '')}"
+    netloc = u.netloc.rpartition("@")[2]
+    bare = urllib.parse.urlunsplit((u.scheme, netloc, u.path, u.query, u.fragment))
+    return bare, {"authorization": "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")}
 
 
 def require_http_url(url: str) -> None:
@@ -783,7 +858,7 @@ class Rpc:
 
     def __init__(self, url: str, timeout_s: float = DEFAULT_RPC_TIMEOUT_S):
         require_http_url(url)
-        self.url = url
+        self.url, self.headers = credentials_to_header(url)
         self.timeout_s = timeout_s
         self.n = 0
         self.where = f"cannot read rpc {rpc_label(url)}"
@@ -827,7 +902,7 @@ class Rpc:
     def call(self, method: str, params: list):
         self.n += 1
         body = json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params}).encode()
-        req = urllib.request.Request(self.url, data=body, headers={"content-type": "application/json"})
+        req = urllib.request.Request(self.url, data=body, headers={"content-type": "application/json", **self.headers})
         raw = self._fetch(method, req)
         try:
             doc = json.loads(raw)
@@ -1233,6 +1308,16 @@ def _seconds(text: str) -> float:
     return v
 
 
+class _Once(argparse.Action):
+    """A single-valued option given twice is refused (argparse keeps the last), as every command line of the
+    project does (probe33 B-F8); its values are not printed (a URL may carry a key)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} is given twice: give it once (a single-valued option is never read as its last value)")
+        setattr(namespace, self.dest, values)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     """The options (argparse: a bad one prints the usage and its error, exit 2)."""
     p = argparse.ArgumentParser(
@@ -1242,7 +1327,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         allow_abbrev=False,
     )
     p.add_argument("pack", metavar="PACK.json", help="the evidence pack (a file or a pipe)")
-    p.add_argument("--rpc", metavar="URL", help="a JSON-RPC node of the pack's chain: also check the chain")
+    p.add_argument(
+        "--rpc",
+        metavar="URL",
+        action=_Once,
+        help="a JSON-RPC node of the pack's chain: also check the chain (credentials in the URL are sent as HTTP Basic)",
+    )
     p.add_argument(
         "--rpc-timeout",
         type=_seconds,

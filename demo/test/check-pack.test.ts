@@ -203,6 +203,39 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       (t) => JSON.stringify({ ...JSON.parse(t), verify_hints: undefined }),
       /^check_pack: malformed pack: \$\.verify_hints: missing key "verify_hints"$/,
     ],
+    // probe33 B-F2: a receipt's members beyond those the checks read went unread in a rank row: a value the
+    // verifier refuses (exit 2) was a failed pack hash here (exit 1)
+    ...(
+      [
+        ["tasks", (r) => (r.tasks = {}), /tasks: expected an array, found an object$/],
+        ["tasks[0]", (r) => (r.tasks[0] = "x"), /tasks\[0\]: expected an object, found "x"$/],
+        ["agent_id", (r) => (r.agent_id = 5), /agent_id: expected a string, found the integer 5$/],
+        [
+          "tasks[0].credit",
+          (r) => (r.tasks[0].credit = 5),
+          /tasks\[0\]\.credit: expected a fraction string such as "2\/3" or null, found the integer 5$/,
+        ],
+        ["attempt", (r) => (r.attempt = true), /attempt: expected an integer, found true$/],
+        [
+          "wall_seconds",
+          (r) => (r.wall_seconds = "fast"),
+          /wall_seconds: expected a decimal string, found "fast"$/,
+        ],
+      ] as [string, (r: Pack) => void, RegExp][]
+    ).flatMap(([member, change, line]): [string, (text: string) => string, RegExp][] =>
+      (["rank_derivation.rows", "winners"] as const).map((where) => [
+        `${where}[0].receipt.${member} of a wrong type`,
+        (t) => {
+          const p = JSON.parse(t) as Pack;
+          const list = where === "winners" ? p.winners : p.rank_derivation.rows;
+          change(list[0].receipt);
+          return JSON.stringify(p);
+        },
+        new RegExp(
+          `^check_pack: malformed pack: \\$\\.${where.replace(".", "\\.")}\\[0\\]\\.receipt\\.${line.source}`,
+        ),
+      ]),
+    ),
   ];
 
   it.each(verifierRefuses)(
@@ -452,6 +485,8 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     let answer: (method: string, res: ServerResponse) => void = () => {};
     /** The data of the last request's first parameter (an eth_call's call data). */
     let lastCallData = "";
+    /** The last request's Authorization header. */
+    let lastAuthorization: string | undefined;
     const result = (res: ServerResponse, value: unknown): void => {
       const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: value });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
@@ -469,6 +504,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         req.on("end", () => {
           const rpc = JSON.parse(body) as { method: string; params?: [{ data?: string }] };
           lastCallData = rpc.params?.[0]?.data ?? "";
+          lastAuthorization = req.headers.authorization;
           answer(rpc.method, res);
         });
       });
@@ -519,6 +555,40 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         3,
         new RegExp(`^check_pack: cannot read rpc ${origin}: ${line.source}`),
       );
+    });
+
+    // probe33 B-F8: urllib took `user:pw@127.0.0.1` for the host ("name or service not known"), and the label
+    // said "path not shown" where the credentials were hidden
+    it("sends a URL's credentials as HTTP Basic and names the RPC by its origin, saying what is not shown", async () => {
+      answer = byMethod({ eth_chainId: "0xzz" });
+      const withUser = url.replace("http://", "http://us%65r:p%20w@");
+      const origin = url.replace(/[.:/]/g, "\\$&");
+      lastAuthorization = undefined;
+      expectOneLine(
+        await check([VECTOR, "--rpc", withUser]),
+        3,
+        new RegExp(
+          `^check_pack: cannot read rpc ${origin} \\(credentials not shown\\): eth_chainId: the answer is not a hex quantity`,
+        ),
+      );
+      expect(lastAuthorization).toBe(`Basic ${Buffer.from("user:p w").toString("base64")}`);
+      expectOneLine(
+        await check([VECTOR, "--rpc", `${withUser}/key/123`]),
+        3,
+        new RegExp(
+          `^check_pack: cannot read rpc ${origin} \\(credentials and path not shown\\): eth_chainId: `,
+        ),
+      );
+      lastAuthorization = "none";
+      await check([VECTOR, "--rpc", url]);
+      expect(lastAuthorization).toBeUndefined(); // no credentials, no header
+    });
+
+    it("refuses --rpc given twice (exit 2), never reading the last one", async () => {
+      const r = await check([VECTOR, "--rpc", url, "--rpc=http://127.0.0.1:1"]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("--rpc is given twice: give it once");
+      expect(r.stdout).toBe("");
     });
 
     it("fails the chain's checks (exit 1) on empty call data, no receipt and a log without topics", async () => {

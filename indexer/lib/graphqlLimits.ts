@@ -12,7 +12,9 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  GraphQLError,
   type SelectionSetNode,
+  type StringValueNode,
   type ValueNode,
   print,
   valueFromASTUntyped,
@@ -48,7 +50,8 @@ export function checkGraphqlLimits(query: string, variables: Record<string, unkn
         L.maxTokens,
       );
     }
-    throw new QueryRefused("invalid_query", message);
+    // where in the client's text (probe33 B-F6: the location was dropped)
+    throw new QueryRefused("invalid_query", message, undefined, undefined, e instanceof GraphQLError ? e.locations : undefined);
   }
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -138,7 +141,25 @@ function likeLiteral(value: string): string {
   return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
-/** Escapes the string values of LIKE filters found anywhere in a variables value. */
+/**
+ * The variables of `doc` used as a string filter's value (`kindName_contains: $s`: their value is a
+ * pattern) and those used anywhere else (an equality filter, `limit`, a cursor).
+ */
+function variableUses(doc: DocumentNode): { like: Set<string>; other: Set<string> } {
+  const like = new Set<string>();
+  const other = new Set<string>();
+  visit(doc, {
+    VariableDefinition: () => false, // its own name is no use; a default holds no variable
+    Variable(node, _key, parent) {
+      const filter = parent as { kind?: Kind; name?: { value: string } } | undefined;
+      const inLike = filter?.kind === Kind.OBJECT_FIELD && LIKE_FILTER.test(filter.name!.value);
+      (inLike ? like : other).add(node.name.value);
+    },
+  });
+  return { like, other };
+}
+
+/** Escapes the string values of LIKE filters found anywhere in a variable's value (an input object). */
 function escapeLikeInJson(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(escapeLikeInJson);
   if (x === null || typeof x !== "object") return x;
@@ -177,19 +198,43 @@ function checkCursor(name: string, cursor: unknown): void {
 }
 
 /**
- * Checks a request with {@link checkGraphqlLimits} and returns what GraphQL should run: the same
- * operation with the values of the string filters (`_contains`, `_starts_with`, `_ends_with`, their
+ * Checks a request with {@link checkGraphqlLimits} and returns what GraphQL should run: the client's
+ * own text (so that every error's `locations` point into it), with the values of the string filters (`_contains`, `_starts_with`, `_ends_with`, their
  * `_not_` and `_nocase` forms) escaped so that `%` and `_` match themselves (Ponder puts the raw
- * value into a `LIKE` pattern: `%_%_` matched every row), and every `after` / `before` cursor checked.
- * @throws QueryRefused as {@link checkGraphqlLimits}; `invalid_query` naming a bad cursor argument.
+ * value into a `LIKE` pattern: `%_%_` matched every row), whether written in the document, in an
+ * input-object variable (`where: $w`), or as a variable of its own (`kindName_contains: $s`, its value
+ * and its default), and every `after` / `before` cursor checked.
+ * @throws QueryRefused as {@link checkGraphqlLimits}; `invalid_query` naming a bad cursor argument, or
+ *   a variable used both as a string filter's value and as another value.
  */
 export function prepareGraphql(
   query: string,
   variables: Record<string, unknown> = {},
 ): { query: string; variables: Record<string, unknown> } {
   const doc = checkGraphqlLimits(query, variables);
+  // probe33 B-F1: a String variable used as a filter's value (`kindName_contains: $s`) was passed raw
+  // into LIKE, and a variable merely named like a filter (`$x_contains`) was escaped wherever it was used
+  const { like, other } = variableUses(doc);
+  for (const name of like)
+    if (other.has(name))
+      throw new QueryRefused(
+        "invalid_query",
+        `$${name} is used both as a string filter's value (_contains, _starts_with, _ends_with: matched literally) and as another value: pass two variables`,
+      );
   const cursorVariables = new Map<string, string>();
-  const rewritten = visit(doc, {
+  // the string literals to escape, edited in the client's own text (probe33 B-F6: a re-printed document
+  // moved every error's location to text the client never sent); nothing else of it changes
+  const edits: { start: number; end: number; text: string }[] = [];
+  const escapeLiteral = (node: StringValueNode): void => {
+    const value = likeLiteral(node.value);
+    if (value !== node.value && node.loc !== undefined)
+      edits.push({ start: node.loc.start, end: node.loc.end, text: print({ ...node, value, block: false }) });
+  };
+  visit(doc, {
+    VariableDefinition(node) {
+      const d = node.defaultValue;
+      if (like.has(node.variable.name.value) && d?.kind === Kind.STRING) escapeLiteral(d);
+    },
     Argument(node) {
       if (node.name.value !== "after" && node.name.value !== "before") return;
       if (node.value.kind === Kind.VARIABLE) cursorVariables.set(node.value.name.value, node.name.value);
@@ -197,19 +242,24 @@ export function prepareGraphql(
       else if (node.value.kind !== Kind.NULL) checkCursor(node.name.value, null);
     },
     ObjectField(node) {
-      if (LIKE_FILTER.test(node.name.value) && node.value.kind === Kind.STRING) {
-        return { ...node, value: { ...node.value, value: likeLiteral(node.value.value), block: false } };
-      }
-      return undefined;
+      if (LIKE_FILTER.test(node.name.value) && node.value.kind === Kind.STRING) escapeLiteral(node.value);
     },
   });
   for (const [name, argument] of cursorVariables) {
     const v = variables[name];
     if (v !== undefined && v !== null) checkCursor(`${argument} ($${name})`, v);
   }
+  let text = query;
+  for (const e of edits.sort((a, b) => b.start - a.start))
+    text = text.slice(0, e.start) + e.text + text.slice(e.end);
   return {
-    query: print(rewritten),
-    variables: escapeLikeInJson(variables) as Record<string, unknown>,
+    query: text,
+    variables: Object.fromEntries(
+      Object.entries(variables).map(([name, v]) => [
+        name,
+        like.has(name) && typeof v === "string" ? likeLiteral(v) : escapeLikeInJson(v),
+      ]),
+    ),
   };
 }
 

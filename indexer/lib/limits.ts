@@ -144,6 +144,7 @@ export class QueryRefused extends Error {
    *   indexer's tables: the operator's error, answered 503).
    * @param limit - name of the limit (e.g. `maxDepth`), when `code` is `limit_exceeded`.
    * @param max - its value.
+   * @param locations - where in a GraphQL document the problem is (its syntax error's line and column).
    */
   constructor(
     readonly code:
@@ -156,6 +157,7 @@ export class QueryRefused extends Error {
     message: string,
     readonly limit?: string,
     readonly max?: number,
+    readonly locations?: readonly { line: number; column: number }[],
   ) {
     super(message);
     this.name = "QueryRefused";

@@ -185,6 +185,20 @@ describe("Ponder's own routes refuse query parameters", () => {
       }
   });
 
+  // probe33 B-F9: HEAD /graphql answered 200 with graphql-yoga's method refusal's headers (`allow: GET, POST`,
+  // JSON, 107 bytes), where GET answers GraphiQL's HTML (RFC 9110 9.3.2: HEAD answers GET's header fields)
+  it("answers HEAD /graphql and HEAD / with GET's status and header fields, no body", async () => {
+    for (const path of ["/graphql", "/"]) {
+      const get = await rawRequest(ix.port, "GET", path);
+      const head = await rawRequest(ix.port, "HEAD", path);
+      expect(get.status, path).toBe(200);
+      expect(get.type, path).toMatch(/^text\/html/);
+      expect([head.status, head.type, head.text], path).toEqual([get.status, get.type, ""]);
+      expect(head.headers.allow, path).toBeUndefined();
+      expect(head.headers["content-length"], path).toBe(get.headers["content-length"]);
+    }
+  });
+
   it("refuses any query parameter on /graphql, GET (GraphiQL) or POST (probe10 R7)", async () => {
     for (const [method, path, parameter] of [
       ["GET", "/graphql?x=1", "x"],

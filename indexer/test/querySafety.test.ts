@@ -445,11 +445,34 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       expect(await count("$w", { w: { digest_starts_with: "_" } })).toBe(0);
       const middle = (anchors.items[0].digest as string).slice(10, 30);
       expect(await count(`{digest_contains: "${middle}"}`)).toBeGreaterThanOrEqual(1);
+      // probe33 B-F1: a String variable as the filter's value was passed raw into LIKE (every anchor)
+      const byString = async (s: string) => {
+        const q = "query($s: String) { anchors(where: {digest_contains: $s}) { totalCount } }";
+        const body = JSON.parse((await gql(ix.url, q, { s })).text);
+        expect(body.errors).toBeUndefined();
+        return body.data.anchors.totalCount as number;
+      };
+      expect(await byString("%_%")).toBe(0);
+      expect(await byString(middle)).toBeGreaterThanOrEqual(1);
       // a where nested in a variable past maxInputDepth is refused before it runs, naming the limit
       let w: unknown = { digest_gt: "0x" };
       for (let i = 0; i < 1_500; i++) w = { AND: [w] };
       const deep = await gql(ix.url, "query($w: anchorFilter) { anchors(where: $w) { totalCount } }", { w });
       expect([deep.status, JSON.parse(deep.text).errors[0].extensions.limit]).toEqual([400, "maxInputDepth"]);
+    });
+
+    // probe33 B-F6: the locations pointed into the indexer's re-printed query (line 4 of a one-line query)
+    it("locates GraphQL errors in the query the client sent", async () => {
+      const q = "{ bountyRecords { items { idx } } }";
+      const field = JSON.parse((await gql(ix.url, q)).text);
+      expect(field.errors[0].locations).toEqual([{ line: 1, column: q.indexOf("idx") + 1 }]);
+      const escaped = '{ anchors(where: {kindName_contains: "%"}) { items { idx } } }';
+      const after = JSON.parse((await gql(ix.url, escaped)).text);
+      expect(after.errors[0].locations[0].line).toBe(1);
+      const broken = "{ bountyRecords { items { id } } } }";
+      const syntax = await gql(ix.url, broken);
+      expect(syntax.status).toBe(400);
+      expect(JSON.parse(syntax.text).errors[0].locations).toEqual([{ line: 1, column: broken.length }]);
     });
 
     it("answers wrong guesses at every endpoint without a 500 or a stack trace", async () => {

@@ -194,6 +194,7 @@ function graphqlError(c: Context, e: QueryRefused) {
       errors: [
         {
           message: e.message,
+          ...(e.locations === undefined ? {} : { locations: e.locations }),
           extensions: { code: e.code, ...(e.limit === undefined ? {} : { limit: e.limit, max: e.max }) },
         },
       ],
@@ -211,7 +212,8 @@ const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;[^,]*)?$/i;
  * accepted (415 otherwise: graphql-yoga also reads form-encoded, `application/graphql` and
  * multipart bodies, and a form body that is also JSON showed the guard one query and yoga
  * another), and yoga is handed a request rebuilt from the guard's own parse
- * (`{ query, variables, operationName }`), never the client's bytes. GET serves GraphiQL only.
+ * (`{ query, variables, operationName }`), never the client's bytes. GET serves GraphiQL only; HEAD
+ * answers GET's status and header fields.
  * Any query parameter (`?x=1`, `?query=...`) answers 400 `invalid_parameter`, whatever the method.
  */
 async function guardedGraphql(c: Context, next: Next) {
@@ -225,6 +227,15 @@ async function guardedGraphql(c: Context, next: Next) {
       e.parameter,
       `${e.message.replace(/ \(this route takes no query parameters\)$/, "")} (${c.req.path} takes no query parameters: send a query as a POST body)`,
     );
+  }
+  if (c.req.method === "HEAD") {
+    // GET's status and header fields, no body (RFC 9110 9.3.2; probe33 B-F9: graphql-yoga answered HEAD
+    // with its own method refusal's headers, `allow: GET, POST` and a JSON length, under status 200)
+    c.req.raw = new Request(c.req.url, { method: "GET", headers: c.req.raw.headers });
+    const get = (await graphqlHandler(c, next)) as Response;
+    const headers = new Headers(get.headers);
+    headers.set("content-length", String((await get.arrayBuffer()).byteLength)); // GET's, measured
+    return new Response(null, { status: get.status, headers });
   }
   if (c.req.method !== "POST") return graphqlHandler(c, next);
   const contentType = c.req.header("content-type");

@@ -57,6 +57,51 @@ describe("prepareGraphql", () => {
     expect(vars.variables).toEqual({ w: { OR: [{ digest_ends_with: "\\_1" }, { digest_in: ["%"] }] } });
   });
 
+  // probe33 B-F1: `kindName_contains: $s` with {"s": "%"} matched every row; a variable named like a filter was
+  // escaped wherever it was used
+  it("escapes a String variable used as a filter's value, and its default, and nothing named like a filter", () => {
+    const q = "query Q($s: String) { anchors(where: {kindName_contains: $s}) { items { kindName } } }";
+    expect(prepareGraphql(q, { s: "%" }).variables).toEqual({ s: "\\%" });
+    expect(
+      prepareGraphql("query Q($s: String) { anchors(where: {OR: [{kindName_starts_with: $s}]}) { items { id } } }", {
+        s: "_",
+      }).variables,
+    ).toEqual({ s: "\\_" });
+    const withDefault = prepareGraphql(
+      'query Q($s: String = "a_%") { anchors(where: {kindName_not_ends_with_nocase: $s}) { items { id } } }',
+    );
+    expect(withDefault.query).toContain('$s: String = "a\\\\_\\\\%"');
+    // an equality filter's variable is no pattern, whatever its name
+    const eq = prepareGraphql(
+      "query Q($x_contains: String) { anchors(where: {kindName: $x_contains}) { items { id } } }",
+      { x_contains: "a%_" },
+    );
+    expect(eq.variables).toEqual({ x_contains: "a%_" });
+    // one variable as a pattern and as a value: refused, naming it
+    const both = refusal(
+      "query Q($s: String) { anchors(where: {kindName: $s, digest_contains: $s}) { items { id } } }",
+      { s: "%" },
+    );
+    expect([both.code, both.message.startsWith("$s is used both as a string filter's value")]).toEqual([
+      "invalid_query",
+      true,
+    ]);
+  });
+
+  // probe33 B-F6: GraphQL ran a re-printed document, so every error's location pointed into text the client
+  // never sent; a syntax error of the limit check had no location at all
+  it("hands GraphQL the client's own text, only the escaped literals edited in place, and locates a syntax error", () => {
+    const plain = "{ bountyRecords { items { idx } } }";
+    expect(prepareGraphql(plain).query).toBe(plain);
+    const multi = 'query Q($s: String = "a_") {\n  anchors(where: {kindName_contains: "%", digest: "%", kindName_starts_with: $s}) {\n    items { idx }\n  }\n}';
+    const edited = prepareGraphql(multi).query;
+    expect(edited).toBe(multi.replace('"a_"', '"a\\\\_"').replace('kindName_contains: "%"', 'kindName_contains: "\\\\%"'));
+    expect(edited.split("\n")[2]).toBe(multi.split("\n")[2]); // `idx` where the client wrote it
+    const broken = "{ bountyRecords { items { id } } } }";
+    const e = refusal(broken);
+    expect([e.code, e.locations]).toEqual(["invalid_query", [{ line: 1, column: broken.lastIndexOf("}") + 1 }]]);
+  });
+
   it("refuses cursors this API cannot have returned, naming the argument, and passes one it did", () => {
     const page = (arg: string) => `{ bountyRecords(${arg}) { items { id } } }`;
     for (const bad of [

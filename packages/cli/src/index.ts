@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
+import { processEnviron } from "@bench-bounty/platform";
 import { endOutputQuietlyOnClosedPipe, reportError } from "@bench-bounty/verifier/cli";
 import { argvEncodingProblem, buildProgram, refuseEnvironmentNotUtf8 } from "./program.js";
 
@@ -36,15 +37,8 @@ endOutputQuietlyOnClosedPipe(); // `| head`: the rest of the output is dropped, 
 
 // the environment forms of the options likewise: `BENCH_BOUNTY_STORE=$'st\xff'` is refused naming the
 // variable where its value would be used (probe32 B-F4)
-const environ = (() => {
-  try {
-    return readFileSync("/proc/self/environ");
-  } catch {
-    return new Uint8Array(0); // not Linux: Node's decoding stands
-  }
-})();
-
-refuseEnvironmentNotUtf8(buildProgram(), environ)
+// (not Linux: no raw environment, Node's decoding stands)
+refuseEnvironmentNotUtf8(buildProgram(), processEnviron())
   .parseAsync(process.argv)
   .catch((e: unknown) => {
     process.exitCode = reportError(e, { stderr: process.stderr }, "bench-bounty");

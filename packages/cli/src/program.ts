@@ -5,7 +5,7 @@
  */
 import type { EventEmitter } from "node:events";
 import { Command } from "commander";
-import type { FaultHooks } from "@bench-bounty/platform";
+import { environNotUtf8, type FaultHooks } from "@bench-bounty/platform";
 import { registerPlatformCommands } from "@bench-bounty/platform/cli";
 import { refuseRepeatedOptions, registerVerifierCommands } from "@bench-bounty/verifier/cli";
 import { HttpAccountKeys, HttpRunBackend } from "./remote.js";
@@ -86,16 +86,7 @@ export function argvEncodingProblem(cmdline: Uint8Array, args: readonly string[]
  * @returns `program`
  */
 export function refuseEnvironmentNotUtf8(program: Command, environ: Uint8Array): Command {
-  const bad = new Set<string>();
-  let start = 0;
-  for (let i = 0; i <= environ.length; i++)
-    if (i === environ.length || environ[i] === 0) {
-      const entry = environ.subarray(start, i);
-      start = i + 1;
-      const eq = entry.indexOf(0x3d); // "="
-      if (eq > 0 && !isUtf8(entry.subarray(eq + 1)) && isUtf8(entry.subarray(0, eq)))
-        bad.add(new TextDecoder().decode(entry.subarray(0, eq)));
-    }
+  const bad = environNotUtf8(environ); // the platform's one rule (`run --agent-env` uses it too)
   if (bad.size === 0) return program;
   const equip = (cmd: Command): void => {
     for (const option of cmd.options)

@@ -91,6 +91,28 @@ describe("arguments that are not UTF-8 (probe26 B-F6)", () => {
   });
 });
 
+// probe33 B-F11: `run --agent-env NAME` handed the agent a value whose bytes were not UTF-8 with U+FFFD in
+// their place; refused by the same rule as an option's environment form
+describe("run --agent-env of a value that is not UTF-8 (probe33 B-F11)", () => {
+  it("is refused naming the variable before anything is written", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-agent-env-utf8-"));
+    const r = spawnSync(
+      "bash",
+      [
+        "-c",
+        `MYSECRET="$(printf 'ab\\xffcd')" "$0" "$1" run x --store "$2" --agent true --agent-id a1 --agent-env MYSECRET`,
+        process.execPath,
+        bin,
+        join(dir, "store"),
+      ],
+      { cwd: dir, encoding: "utf8" },
+    );
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^error: --agent-env MYSECRET: its value is not UTF-8: set it as UTF-8 text/);
+    expect(readdirSync(dir)).toEqual([]); // no store
+  });
+});
+
 describe("bench-bounty CLI (composed)", () => {
   // probe15 B-F12: printed commands said `bench-bounty ...`, not on PATH in a fresh clone
   it("a printed command names the program as it was invoked (./bin/bench-bounty) and works when pasted", async () => {

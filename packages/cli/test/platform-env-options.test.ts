@@ -5,7 +5,7 @@
  * a bad value in its variable only, is refused naming the variable; the flag itself is still named as the flag.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
@@ -73,6 +73,22 @@ describe("a refused value from a platform command's environment names the variab
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toContain(variable);
     expect(r.stderr).not.toMatch(new RegExp(`^error: ${flag}\\b`));
+  });
+
+  // probe33 B-F5: an empty value made the current directory the store (platform.sqlite and runs/ in it)
+  it("an empty BENCH_BOUNTY_STORE or --store '' is refused naming it, and nothing is created", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-platform-env-"));
+    const why =
+      "is invalid. the store directory is empty: name one, or leave the option out for ./.bench-bounty";
+    const env = run(["account", "create", "--name", "e1"], { BENCH_BOUNTY_STORE: "" }, dir);
+    expect(env.status, env.stderr).toBe(1);
+    expect(env.stderr.split("\n")[0]).toBe(
+      `error: option '--store <dir>' value '' from env 'BENCH_BOUNTY_STORE' ${why}`,
+    );
+    const flag = run(["leaderboard", "x", "--store", ""], {}, dir);
+    expect(flag.status, flag.stderr).toBe(1);
+    expect(flag.stderr.split("\n")[0]).toBe(`error: option '--store <dir>' argument '' ${why}`);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("the probe's cases in full, and the flag itself still named as the flag", () => {

@@ -45,6 +45,7 @@ import { PlatformError } from "./errors.js";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { terminalText } from "./terminal.js";
+import { environNotUtf8, processEnviron } from "./utf8.js";
 
 /** Environment variables copied from the runner to an agent (nothing else is). */
 export const AGENT_ENV_ALLOWLIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"] as const;
@@ -90,13 +91,18 @@ const RUNNER_ONLY_ENV = /^(BENCH_BOUNTY_.*|.*DATABASE_URL.*|PG.*|.*RPC_URL.*|.*P
  * The variables an operator passes to an agent by name (`run --agent-env NAME`, D3-F15: a model API key
  * the agent needs): each value read from `from` (the runner's environment), never printed or stored.
  * @param names variable names, each at most once
+ * @param notUtf8 the names of the variables whose raw bytes are not UTF-8 (default: this process's,
+ *   {@link environNotUtf8} of {@link processEnviron})
  * @returns `{NAME: value}` for {@link AgentCommand.env}
  * @throws PlatformError `invalid_option` (field `agent-env`) naming the variable when the name is not a
- *   variable name, is one of the runner's own secrets or settings, or is not set in `from`
+ *   variable name, is one of the runner's own secrets or settings, is not set in `from`, or its value is
+ *   not UTF-8 (Node reads it with U+FFFD in place of its bytes: the agent would get another value;
+ *   probe33 B-F11)
  */
 export function passedAgentEnv(
   names: readonly string[],
   from: NodeJS.ProcessEnv = process.env,
+  notUtf8: ReadonlySet<string> = environNotUtf8(processEnviron()),
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of names) {
@@ -112,6 +118,10 @@ export function passedAgentEnv(
       );
     const value = from[name];
     if (value === undefined) throw refuse("is not set in the runner's environment");
+    if (notUtf8.has(name))
+      throw refuse(
+        "its value is not UTF-8: set it as UTF-8 text (its bytes would reach the agent as U+FFFD, another value)",
+      );
     env[name] = value;
   }
   return env;
@@ -458,25 +468,33 @@ export type AgentProcessResult =
   | { kind: "aborted" }
   | { kind: "timeout"; stderrTail: string }
   | {
+      /**
+       * Its stdout passed {@link MAX_AGENT_STDOUT_BYTES}: the process group was killed at once (probe33
+       * B-F10: a flooding agent was read and discarded until the batch's timeout).
+       */
+      kind: "stdout_over_limit";
+      /** Bytes of stdout read when the limit was passed (more than {@link MAX_AGENT_STDOUT_BYTES}). */
+      stdoutBytes: number;
+      stderrTail: string;
+    }
+  | {
       kind: "exit";
       code: number | null;
       signal: NodeJS.Signals | null;
       /**
        * The bytes of its stdout, as written (not decoded here: the runner refuses bytes that are not
-       * UTF-8, naming the offset, rather than reading U+FFFD), its first {@link MAX_AGENT_STDOUT_BYTES}.
+       * UTF-8, naming the offset, rather than reading U+FFFD), at most {@link MAX_AGENT_STDOUT_BYTES}.
        */
       stdout: Uint8Array;
-      /** Bytes it wrote to stdout in all (more than {@link MAX_AGENT_STDOUT_BYTES}: `stdout` is cut). */
-      stdoutBytes: number;
       /** {@link stderrTailOf} the agent's stderr. */
       stderrTail: string;
     };
 
 /**
- * Runs an agent once: writes `input` to its stdin, collects stdout's bytes (up to
- * {@link MAX_AGENT_STDOUT_BYTES}), appends stderr to
+ * Runs an agent once: writes `input` to its stdin, collects stdout's bytes, appends stderr to
  * `logFile` (the run's agent log, bounded: {@link AgentLogWriter}, `MAX_AGENT_LOG_BYTES`), kills
- * its process group at `timeoutMs` or when `signal` aborts.
+ * its process group at `timeoutMs`, when `signal` aborts, or the moment its stdout passes
+ * {@link MAX_AGENT_STDOUT_BYTES} (`stdout_over_limit`: the limit is enforced while streaming).
  */
 export async function runAgentProcess(
   agent: AgentCommand,
@@ -539,7 +557,7 @@ function spawnAgent(
     const out: Buffer[] = [];
     let outLen = 0;
     let errTail = "";
-    let settled: "timeout" | "aborted" | null = null;
+    let settled: "timeout" | "aborted" | "stdout_over_limit" | null = null;
     const kill = () => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
@@ -549,7 +567,7 @@ function spawnAgent(
       }
     };
     const timer = setTimeout(() => {
-      settled = "timeout";
+      settled ??= "timeout";
       kill();
     }, timeoutMs);
     const onAbort = () => {
@@ -558,8 +576,15 @@ function spawnAgent(
     };
     signal.addEventListener("abort", onAbort);
     child.stdout.on("data", (d: Buffer) => {
-      if (outLen < MAX_AGENT_STDOUT_BYTES) out.push(d.subarray(0, MAX_AGENT_STDOUT_BYTES - outLen));
+      if (settled !== null) return;
       outLen += d.length;
+      if (outLen <= MAX_AGENT_STDOUT_BYTES) out.push(d);
+      else {
+        // decided now, not when the agent stops writing (probe33 B-F10)
+        settled = "stdout_over_limit";
+        out.length = 0;
+        kill();
+      }
     });
     child.stderr.on("data", (d: Buffer) => {
       // kept a little longer than the shown tail, so the last lines survive a long final line
@@ -580,7 +605,6 @@ function spawnAgent(
         code: 127,
         signal: null,
         stdout: new Uint8Array(0),
-        stdoutBytes: 0,
         stderrTail: e.message,
       });
     });
@@ -590,13 +614,14 @@ function spawnAgent(
       signal.removeEventListener("abort", onAbort);
       if (settled === "aborted") resolve({ kind: "aborted" });
       else if (settled === "timeout") resolve({ kind: "timeout", stderrTail: stderrTailOf(errTail) });
+      else if (settled === "stdout_over_limit")
+        resolve({ kind: "stdout_over_limit", stdoutBytes: outLen, stderrTail: stderrTailOf(errTail) });
       else
         resolve({
           kind: "exit",
           code,
           signal: sig,
           stdout: Buffer.concat(out),
-          stdoutBytes: outLen,
           stderrTail: stderrTailOf(errTail),
         });
     });

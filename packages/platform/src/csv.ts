@@ -92,7 +92,7 @@ export function csvToDataset(text: string, mapping: CsvMapping, meta: CsvDataset
     return null;
   };
   try {
-    parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false, on_record: onRecord });
+    parse(text, { ...CSV_PARSE, relax_column_count: false, on_record: onRecord });
   } catch (e) {
     if (e instanceof PlatformError) throw e;
     if (e !== full) throw new PlatformError("invalid_csv", `CSV: ${(e as Error).message}`, { field: "csv" });
@@ -219,7 +219,8 @@ function csvRow(rec: string[], c: CsvColumns): JsonObject {
 
 /**
  * Reads a CSV file and maps it into a dataset upload (see {@link csvToDataset}).
- * @throws PlatformError `invalid_csv` (unreadable file, bad CSV, unknown column)
+ * @throws PlatformError `invalid_csv` (unreadable file, bad CSV, unknown column; invalid UTF-8 naming
+ *   its byte offset, line and data row, {@link csvRowAtByte})
  */
 export async function loadCsvDataset(
   path: string,
@@ -227,11 +228,38 @@ export async function loadCsvDataset(
   meta: CsvDatasetMeta,
 ): Promise<DatasetInput> {
   const bytes = await readDatasetFile(path, "invalid_csv", "path");
-  // Line 1 is the header; a data row without quoted newlines sits on line row + 2.
-  const text = decodeUtf8Strict(bytes, path, "invalid_csv", {
-    rowOfLine: (line) => (line >= 2 ? line - 2 : null),
-  });
+  const text = decodeUtf8Strict(bytes, path, "invalid_csv", { rowAtByte: csvRowAtByte });
   return csvToDataset(text, mapping, meta);
+}
+
+/** The options every read of a CSV file's records uses (the rows, and where a byte is). */
+const CSV_PARSE = { bom: true, skip_empty_lines: true } as const;
+
+/**
+ * The data row (0-based; the header record is not one) of the CSV record holding the byte at `offset`,
+ * as the parser splits records (a quoted field's newlines, LF, CR LF or CR line ends; probe33 B-F4: the
+ * row was the physical LF line's), or null when the byte is in the header or the text before it is not
+ * CSV. `bytes[0..offset)` must be UTF-8 (the bytes before the first invalid one are).
+ */
+export function csvRowAtByte(bytes: Uint8Array, offset: number): number | null {
+  // "x" stands for the byte: it starts a record after a line end, or extends the one it is in
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, offset).toString("utf8") + "x";
+  let records = 0;
+  try {
+    parse(text, {
+      ...CSV_PARSE,
+      relax_column_count: true,
+      on_record: () => {
+        records += 1;
+        return null;
+      },
+    });
+  } catch (e) {
+    // the byte is inside a quoted field: its record never closed
+    if ((e as { code?: string }).code !== "CSV_QUOTE_NOT_CLOSED") return null;
+    records += 1;
+  }
+  return records >= 2 ? records - 2 : null;
 }
 
 /**

@@ -213,6 +213,24 @@ export async function runBenchmark(
   }
 }
 
+/**
+ * An agent as a checkpoint records it: a CLI agent's command, working directory and the names of the
+ * variables passed by name (`env_names`, `previous`'s when `agent` names none: a resume passes them
+ * again); an in-process agent's name.
+ */
+function recordedAgent(agent: AgentSpec, previous?: Checkpoint["agent"]): Checkpoint["agent"] {
+  if (agent.kind === "function") return { kind: "function", name: agent.name };
+  const names =
+    agent.env_names ??
+    (previous?.kind === "command" && agent.env === undefined ? previous.env_names : undefined);
+  return {
+    kind: "command",
+    command: agent.command,
+    ...(agent.cwd ? { cwd: agent.cwd } : {}),
+    ...(names && names.length > 0 ? { env_names: [...names] } : {}),
+  };
+}
+
 /** The first checkpoint of a run: its identity, the agent as started, the options, no outcome yet. */
 function newCheckpoint(
   backend: RunBackend,
@@ -227,15 +245,7 @@ function newCheckpoint(
     benchmark: run.benchmark,
     agent_id: run.agent_id,
     attempt: run.attempt,
-    agent:
-      agent.kind === "command"
-        ? {
-            kind: "command",
-            command: agent.command,
-            ...(agent.cwd ? { cwd: agent.cwd } : {}),
-            ...(agent.env_names && agent.env_names.length > 0 ? { env_names: [...agent.env_names] } : {}),
-          }
-        : { kind: "function", name: agent.name },
+    agent: recordedAgent(agent),
     options,
     backend: backend.where,
     task_count: tasks.length,
@@ -317,6 +327,13 @@ async function resumeLocked(
   const names = cp.agent.kind === "command" ? (cp.agent.env_names ?? []) : [];
   if (spec.kind === "command" && spec.env === undefined && names.length > 0)
     spec = { ...spec, env: passedAgentEnv(names) };
+  if (agent) {
+    // the agent given is the one the run now uses: a later resume without --agent runs it again, as the
+    // printed resume line says (probe33 B-F7: the checkpoint kept the first command, so the pasted line
+    // ran the old one)
+    cp.agent = recordedAgent(agent, cp.agent);
+    saveCheckpoint(backend, cp);
+  }
   const merged: RunnerOptions = {
     concurrency: cp.options.concurrency,
     batchSize: cp.options.batch_size,

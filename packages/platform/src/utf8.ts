@@ -11,6 +11,7 @@ import {
   parseJson,
   type ParseOptions,
 } from "@bench-bounty/evidence";
+import { readFileSync } from "node:fs";
 import { PlatformError, type PlatformErrorCode } from "./errors.js";
 
 /**
@@ -74,14 +75,68 @@ export function datasetRowOfPath(path: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Where a file's invalid byte is: by line (CSV: line 2 is row 0), or by JSON path (a JSON dataset). */
-export type Utf8Locator = { rowOfLine: (line: number) => number | null } | { json: true };
+/**
+ * This process's environment as its raw bytes (Linux: `/proc/self/environ`, `NAME=value` entries
+ * NUL-separated), as it was when the process started; empty where there is none (not Linux): Node's
+ * `process.env` holds the values decoded lossily, a byte that is not UTF-8 as U+FFFD.
+ */
+export function processEnviron(): Uint8Array {
+  try {
+    return readFileSync("/proc/self/environ");
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/**
+ * The names of the variables of `environ` whose values are not UTF-8 (the one rule of every check of
+ * an environment variable's bytes: an option's environment form, `run --agent-env`; probe32 B-F4,
+ * probe33 B-F11). A name that is not UTF-8 itself is left out (no option or `--agent-env` can name it).
+ * @param environ `NAME=value` entries NUL-separated, as {@link processEnviron}
+ */
+export function environNotUtf8(environ: Uint8Array): Set<string> {
+  const bad = new Set<string>();
+  let start = 0;
+  for (let i = 0; i <= environ.length; i++)
+    if (i === environ.length || environ[i] === 0) {
+      const entry = environ.subarray(start, i);
+      start = i + 1;
+      const eq = entry.indexOf(0x3d); // "="
+      if (
+        eq > 0 &&
+        firstInvalidUtf8(entry.subarray(eq + 1)) >= 0 &&
+        firstInvalidUtf8(entry.subarray(0, eq)) < 0
+      )
+        bad.add(Buffer.from(entry.subarray(0, eq)).toString("utf8"));
+    }
+  return bad;
+}
+
+/**
+ * Where a file's invalid byte is: by the dataset row holding the byte at an offset (CSV: the record
+ * that holds it, quoted newlines and any line ending counted as the parser does), or by JSON path (a
+ * JSON dataset).
+ */
+export type Utf8Locator =
+  | { rowAtByte: (bytes: Uint8Array, offset: number) => number | null }
+  | { json: true };
+
+/**
+ * The 1-based line of the byte at `offset`: a line ends at LF, CR LF or a lone CR (probe33 B-F4: a file
+ * with CR line endings was all "line 1").
+ */
+export function lineAtByte(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++)
+    if (bytes[i] === 0x0a || (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a)) line++;
+  return line;
+}
 
 /**
  * Decodes `bytes` as UTF-8 or refuses them, naming the byte offset, the line and, when `locate` says
  * how, the dataset row (and for JSON the path of the value holding the byte).
  * @param what the file, for the message
- * @param locate `{rowOfLine}`: maps a 1-based line number to the dataset row it holds (CSV), or null;
+ * @param locate `{rowAtByte}`: the dataset row holding the byte at an offset (CSV), or null;
  *   `{json: true}`: the file is a JSON dataset document ({@link jsonPathAtByte}, {@link datasetRowOfPath})
  * @throws PlatformError `code` with `details {reason: "invalid_utf8", byte_offset, line, row_index, byte}`
  *   (`path` too for JSON)
@@ -90,18 +145,17 @@ export function decodeUtf8Strict(
   bytes: Uint8Array,
   what: string,
   code: PlatformErrorCode,
-  locate: Utf8Locator = { rowOfLine: () => null },
+  locate: Utf8Locator = { rowAtByte: () => null },
 ): string {
   const bad = firstInvalidUtf8(bytes);
   if (bad < 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  let line = 1;
-  for (let i = 0; i < bad; i++) if (bytes[i] === 0x0a) line++;
+  const line = lineAtByte(bytes, bad);
   let path: string | null = null;
   let row: number | null;
   if ("json" in locate) {
     path = jsonPathAtByte(bytes, bad);
     row = datasetRowOfPath(path);
-  } else row = locate.rowOfLine(line);
+  } else row = locate.rowAtByte(bytes, bad);
   const where = [`line ${line}`, ...(row !== null ? [`row ${row}`] : []), ...(path !== null ? [path] : [])];
   throw new PlatformError(
     code,

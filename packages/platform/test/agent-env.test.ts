@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { passedAgentEnv } from "../src/agent-process.js";
 import { seattlePublishArgs } from "../src/testing.js";
+import { environNotUtf8 } from "../src/utf8.js";
 import { cleanup, cliAccount, runCli, tempDir } from "./helpers.js";
 
 afterEach(cleanup);
@@ -51,6 +52,39 @@ describe("passedAgentEnv (run --agent-env)", () => {
     expect(err).toMatchObject({ code: "invalid_option", details: { field: "agent-env", name } });
     expect((err as Error).message).toMatch(why);
     expect((err as Error).message).not.toContain("ee".repeat(32));
+  });
+});
+
+// probe33 B-F11: a value whose bytes are not UTF-8 reached the agent with U+FFFD in their place, silently
+describe("passedAgentEnv: a value that is not UTF-8 (probe33 B-F11)", () => {
+  const environ = (...entries: Buffer[]) => Buffer.concat(entries.flatMap((e) => [e, Buffer.from([0])]));
+
+  it("environNotUtf8 names the variables whose raw values are not UTF-8", () => {
+    const raw = environ(
+      Buffer.concat([Buffer.from("MYSECRET=ab"), Buffer.from([0xff]), Buffer.from("cd")]),
+      Buffer.from("OK=caf\u00e9"),
+      Buffer.concat([Buffer.from("SURR="), Buffer.from([0xed, 0xa0, 0x80])]),
+      Buffer.from("EMPTY="),
+    );
+    expect([...environNotUtf8(raw)].sort()).toEqual(["MYSECRET", "SURR"]);
+  });
+
+  it("refuses such a variable naming it and --agent-env; a UTF-8 one passes", () => {
+    const raw = environ(Buffer.concat([Buffer.from("MYSECRET=ab"), Buffer.from([0xff]), Buffer.from("cd")]));
+    const from = { MYSECRET: "ab\ufffdcd", OTHER: "caf\u00e9" };
+    let err: unknown;
+    try {
+      passedAgentEnv(["MYSECRET"], from, environNotUtf8(raw));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({
+      code: "invalid_option",
+      details: { field: "agent-env", name: "MYSECRET" },
+      message:
+        "--agent-env MYSECRET: its value is not UTF-8: set it as UTF-8 text (its bytes would reach the agent as U+FFFD, another value)",
+    });
+    expect(passedAgentEnv(["OTHER"], from, environNotUtf8(raw))).toEqual({ OTHER: "caf\u00e9" });
   });
 });
 

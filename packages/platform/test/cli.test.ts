@@ -211,4 +211,33 @@ describe("CLI", () => {
       outcomes: { answered: expect.any(Number) },
     });
   });
+
+  // probe33 B-F7: the line printed after `resume --agent B` failed (no --agent: "resume runs the same command
+  // again") ran the checkpoint's first command A, not B, and printed itself again
+  it("a resume's --agent is the run's agent from then on: the printed resume runs it again when pasted", async () => {
+    const store = tempDir();
+    expect((await runCli(...seattlePublishArgs("seattle"), "--store", store)).code).toBe(0);
+    const key = await cliAccount(store, "bot-owner");
+    const dir = tempDir();
+    const [a, b] = [join(dir, "a.sh"), join(dir, "b.sh")];
+    writeFileSync(a, "cat >/dev/null; echo agent-a >&2; exit 3\n");
+    writeFileSync(b, "cat >/dev/null; echo agent-b >&2; exit 4\n");
+    const failed = await runCli(
+      ...["run", "seattle", "--store", store, "--api-key", key, "--agent", `sh ${a}`],
+      ...["--agent-id", "bot", "--no-progress"],
+    );
+    expect(failed.err).toContain("agent-a");
+    const runId = /run (run-[0-9a-f]{16})/.exec(failed.err)![1]!;
+    const other = await runCli(
+      ...["resume", runId, "--store", store, "--api-key", key, "--agent", `sh ${b}`, "--no-progress"],
+    );
+    expect(other.code).toBe(1);
+    expect(other.err).toContain("agent-b");
+    expect(other.err).toContain("resume runs the same command again");
+    const argv = pastedResume(other.err, key);
+    writeFileSync(b, `exec node ${AGENT}\n`); // fixed in place
+    const resumed = await runCli(...argv, "--no-progress");
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(JSON.parse(resumed.out)).toMatchObject({ run_id: runId, attempt: 1 });
+  });
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { agentLogDroppedNote, MAX_AGENT_LOG_BYTES } from "../src/agent-log.js";
+import { MAX_AGENT_STDOUT_BYTES } from "../src/agent-process.js";
 import { PlatformError } from "../src/errors.js";
 import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
 import { relativePathNote } from "../src/runner/agent.js";
@@ -433,6 +434,33 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
     }
     expect(r.finalized!.counts.answered).toBe(0);
   }, 60_000);
+});
+
+// probe33 B-F10: an agent whose stdout passed 16 MiB and kept writing was read and discarded until the
+// batch's timeout, then reported as a timeout ("raise the per-task timeout")
+describe("an agent's stdout is bounded while streaming (probe33 B-F10)", () => {
+  it("stops an agent the moment its stdout passes MAX_AGENT_STDOUT_BYTES and answers its batch invalid, naming the limit", async () => {
+    const s = await store();
+    const started = Date.now();
+    const r = await runBenchmark(
+      await s.platform.backend("flood"),
+      s.slug,
+      "flood",
+      { kind: "command", command: `cat >/dev/null; yes '{"answers":[]}'` },
+      { batchSize: 100, taskTimeoutMs: 120_000 }, // one batch of every task: a timeout of 32 minutes
+    );
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(r.outcomes.length).toBeGreaterThan(0);
+    for (const o of r.outcomes) {
+      expect(o.status).toBe("invalid");
+      expect(o.reason).toMatch(
+        new RegExp(
+          `^stdout passed ${MAX_AGENT_STDOUT_BYTES} bytes \\(MAX_AGENT_STDOUT_BYTES\\): the agent was stopped after \\d+ bytes$`,
+        ),
+      );
+    }
+    expect(r.finalized!.counts.answered).toBe(0);
+  }, 90_000);
 });
 
 // probe31 B-F8: an entry whose ordinal is a string ("0") or not one of the batch's was dropped without a

@@ -35,6 +35,37 @@ describe("invalid UTF-8 in a dataset is refused naming the row and byte offset (
     expect(e.message).toContain(`byte offset ${head.length} (line 3, row 1)`);
   });
 
+  // probe33 B-F4: the row was the physical LF line's: a quoted multi-line field before the byte named a
+  // row that does not exist, and CR line endings named line 1 and no row
+  it.each([
+    [
+      "a quoted multi-line field before it",
+      'date,lab,x\n2024-01-01,a,"line1\nline2\nline3"\n2024-01-02,b,',
+      "\n",
+      5,
+    ],
+    ["CR line endings", "date,lab,x\r2024-01-01,a,1\r2024-01-02,b,", "\r", 3],
+    ["CR LF line endings", "date,lab,x\r\n2024-01-01,a,1\r\n2024-01-02,b,", "\r\n", 3],
+    ["a quoted field holding it", 'date,lab,x\n2024-01-01,a,1\n2024-01-02,b,"a\nb', '"\n', 4],
+  ])("a CSV's invalid byte names the record holding it, with %s", async (_label, head, tail, line) => {
+    const file = join(tempDir(), "bad.csv");
+    writeFileSync(file, Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(tail)]));
+    const e = await rejection(loadCsvDataset(file, { label: "lab", decision_ts: "date" }, { name: "bad" }));
+    const at = Buffer.byteLength(head);
+    expect(e).toMatchObject({
+      code: "invalid_csv",
+      details: { reason: "invalid_utf8", byte_offset: at, line, row_index: 1 },
+    });
+    expect(e.message).toContain(`byte offset ${at} (line ${line}, row 1)`);
+  });
+
+  it("a CSV's invalid byte in the header names no row", async () => {
+    const file = join(tempDir(), "bad.csv");
+    writeFileSync(file, Buffer.concat([Buffer.from("date,l"), Buffer.from([0xff]), Buffer.from("b\r1,2\r")]));
+    const e = await rejection(loadCsvDataset(file, { label: "lab", decision_ts: "date" }, { name: "bad" }));
+    expect(e).toMatchObject({ details: { byte_offset: 6, line: 1, row_index: null } });
+  });
+
   it("a JSON dataset file with invalid UTF-8 is refused by validate in one line", async () => {
     const file = join(tempDir(), "bad.json");
     writeFileSync(

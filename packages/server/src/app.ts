@@ -87,8 +87,9 @@ function fromHttpException(e: HTTPException): EdgeError {
 const routeMatchers = new WeakMap<OpenAPIHono<AppEnv>, { method: string; literal: boolean; re: RegExp }[]>();
 
 /**
- * Paths and methods registered on the app (for 405 `Allow`). A path some route names literally (no
- * `:param`) is served by those routes only: `/datasets/mine` is not a `:dataset_id` of
+ * Paths and methods registered on the app (for 405 `Allow`, and the 204 of `OPTIONS`): a GET's HEAD,
+ * and OPTIONS on a path under `/api/` (answered there by {@link corsOnReads}). A path some route names
+ * literally (no `:param`) is served by those routes only: `/datasets/mine` is not a `:dataset_id` of
  * `DELETE /datasets/:dataset_id` (probe26 A-F4), see {@link refuseShadowedMethods}.
  */
 function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
@@ -110,8 +111,14 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   const literal = matched.filter((m) => m.literal);
   for (const m of literal.length > 0 ? literal : matched) methods.add(m.method);
   if (methods.has("GET")) methods.add("HEAD"); // a GET's HEAD, MCP's too (MCP_ALLOW)
+  // answered 204 on every served path under /api ({@link corsOnReads}): listed wherever it is answered
+  // (probe33 B-F9: `Allow` never named it, on the 204 or on a 405)
+  if (methods.size > 0 && path.startsWith(API_PREFIX)) methods.add("OPTIONS");
   return [...methods].sort();
 }
+
+/** The paths under which a served path answers `OPTIONS` ({@link corsOnReads} is mounted on `/api/*`). */
+const API_PREFIX = "/api/";
 
 /** The query names the routes declare (`defineRoute`'s `query`), by path pattern, compiled once per app. */
 const queryMatchers = new WeakMap<OpenAPIHono<AppEnv>, { re: RegExp; names: string[] }[]>();

@@ -212,14 +212,17 @@ describe("malformed requests", () => {
       await live2.stop();
     }
   });
-  it("an unknown method on a known path is 405 with Allow; an unknown path 404", async () => {
+  // probe33 B-F9: Allow never listed OPTIONS, which every served path under /api answers (204)
+  it("an unknown method on a known path is 405 with Allow (OPTIONS included); an unknown path 404", async () => {
     const r = await call(live.url, "DELETE", `/api/v1/benchmarks/${slug}`);
     expect(r.status).toBe(405);
-    expect(r.headers.get("allow")).toBe("GET, HEAD");
+    expect(r.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect(r.json.error.code).toBe("method_not_allowed");
     const p = await call(live.url, "PATCH", `/api/v1/benchmarks/runs/${runId}/finalize`, { key });
     expect(p.status).toBe(405);
-    expect(p.headers.get("allow")).toBe("POST");
+    expect(p.headers.get("allow")).toBe("OPTIONS, POST");
+    const lb = await call(live.url, "PATCH", `/api/v1/benchmarks/${slug}/leaderboard`);
+    expect([lb.status, lb.headers.get("allow")]).toEqual([405, "GET, HEAD, OPTIONS"]);
     const n = await call(live.url, "GET", "/api/v1/nothing-here");
     expect(n.status).toBe(404);
     expect(n.json.error.code).toBe("not_found");
@@ -228,11 +231,11 @@ describe("malformed requests", () => {
   // ids (404 "no dataset mine"), and their Allow listed DELETE
   it("a literal dataset path is served by its own routes only: 405 with its Allow, never a dataset id", async () => {
     for (const [path, allow] of [
-      ["/api/v1/datasets/mine", "GET, HEAD"],
-      ["/api/v1/datasets/formats", "GET, HEAD"],
-      ["/api/v1/datasets/validate", "POST"],
+      ["/api/v1/datasets/mine", "GET, HEAD, OPTIONS"],
+      ["/api/v1/datasets/formats", "GET, HEAD, OPTIONS"],
+      ["/api/v1/datasets/validate", "OPTIONS, POST"],
     ] as const)
-      for (const method of ["DELETE", "PUT", allow === "POST" ? "GET" : "POST"]) {
+      for (const method of ["DELETE", "PUT", allow === "OPTIONS, POST" ? "GET" : "POST"]) {
         const r = await call(live.url, method, path, { key });
         expect(r.status, `${method} ${path}`).toBe(405);
         expect(r.headers.get("allow"), `${method} ${path}`).toBe(allow);
@@ -247,7 +250,7 @@ describe("malformed requests", () => {
     expect(gone.json.error.details).toMatchObject({ dataset_id: "ds-0000000000000000" });
     // OPTIONS names the same methods
     const o = await call(live.url, "OPTIONS", "/api/v1/datasets/mine");
-    expect(o.headers.get("allow")).toBe("GET, HEAD");
+    expect(o.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });
 
@@ -405,7 +408,7 @@ describe("small edges", () => {
     for (const path of ["/api/v1/accounts", "/api/v1/benchmarks/runs/run-x/submissions"]) {
       const pre = await call(live.url, "OPTIONS", path, { headers: preflight });
       expect(pre.status, path).toBe(204);
-      expect(pre.headers.get("allow"), path).toBe("POST");
+      expect(pre.headers.get("allow"), path).toBe("OPTIONS, POST");
       expect(pre.headers.get("access-control-allow-methods"), path).toBeNull(); // was GET,HEAD
       expect(pre.headers.get("access-control-allow-origin"), path).toBeNull();
     }
@@ -413,7 +416,7 @@ describe("small edges", () => {
       headers: { ...preflight, "access-control-request-method": "GET" },
     });
     expect(read.status).toBe(204);
-    expect(read.headers.get("allow")).toBe("GET, HEAD");
+    expect(read.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect(read.headers.get("access-control-allow-methods")).toBe("GET,HEAD");
     for (const path of [
       "/api/v1/benchmarks?x=1",

@@ -332,6 +332,40 @@ describe("verifyComputeReceipt", () => {
     expect(absent.facts.output_binding.state).toBe("not-observed");
   });
 
+  // probe33 B-F3: a header `"kid": 5` was read as "no kid", and the JWKS's lone ES256 key verified the receipt
+  it("refuses a JWS header whose kid or alg is not a string as bad input at $.receipt_jws, never as no kid", async () => {
+    const lone = { keys: [jwks.keys[1] as JWK] }; // key-a alone: a header with no kid selects it
+    const p = payload();
+    const good = await executeResponse(p);
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    for (const [header, found] of [
+      [{ alg: "ES256", kid: 5 }, "kid is not a string: found the number 5"],
+      [{ alg: "ES256", kid: null }, "kid is not a string: found null"],
+      [{ alg: "ES256", kid: ["key-a"] }, "kid is not a string: found an array"],
+      [{ alg: "ES256", kid: { k: 1 } }, "kid is not a string: found an object"],
+      [{ alg: "ES256", kid: true }, "kid is not a string: found boolean"],
+      [{ alg: 5, kid: "key-a" }, "alg is not a string: found the number 5"],
+    ] as const) {
+      // signed by key-a over this very header: only the header's types are wrong
+      const jws = await new CompactSign(canonicalJson(p))
+        .setProtectedHeader(header as never)
+        .sign(keyA)
+        .catch(async () => {
+          const [, body] = good.receipt_jws.split(".");
+          return `${b64(header)}.${body}.${good.receipt_jws.split(".")[2]}`;
+        });
+      const r = verifyComputeReceipt({ execute: bytes({ ...good, receipt_jws: jws }), jwks: lone });
+      await expect(r).rejects.toThrow(VerifierInputError);
+      await expect(
+        verifyComputeReceipt({ execute: bytes({ ...good, receipt_jws: jws }), jwks: lone }),
+      ).rejects.toThrow(`$.receipt_jws: the JWS header's ${found}`);
+    }
+    // no kid at all still selects the lone ES256 key
+    const noKid = await new CompactSign(canonicalJson(p)).setProtectedHeader({ alg: "ES256" }).sign(keyA);
+    const r = await verifyComputeReceipt({ execute: bytes({ ...good, receipt_jws: noKid }), jwks: lone });
+    expect(r.facts.signature.state).toBe("verified");
+  });
+
   // probe24 B-F5: `--registry 0x12` was refused only once the RPC answered (exit 3 when it was down)
   it("CLI: a --registry that is not an address is exit 2 before anything is read, the RPC down or not", async () => {
     const dir = mkdtempSync(join(tmpdir(), "receipt-"));

@@ -68,6 +68,19 @@ export const shellCommand = (v: string): string => {
   return v;
 };
 
+/**
+ * A `--store` directory (or `BENCH_BOUNTY_STORE`): not empty (probe33 B-F5: an empty value made the current
+ * directory the store, `platform.sqlite` and `runs/` created among whatever else was there).
+ * @throws InvalidArgumentError (commander prints it naming the option, or the variable it came from)
+ */
+export const storeDir = (v: string): string => {
+  if (v === "")
+    throw new InvalidArgumentError(
+      "the store directory is empty: name one, or leave the option out for ./.bench-bounty",
+    );
+  return v;
+};
+
 /** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
 const USDC_DECIMALS = 6;
 
@@ -130,7 +143,10 @@ export function storeOptions(
 ): Command {
   const withStore = cmd
     .addOption(
-      new Option("--store <dir>", "store directory").env("BENCH_BOUNTY_STORE").default("./.bench-bounty"),
+      new Option("--store <dir>", "store directory")
+        .env("BENCH_BOUNTY_STORE")
+        .default("./.bench-bounty")
+        .argParser(storeDir),
     )
     .addOption(
       new Option("--rpc-url <url>", "JSON-RPC URL (enables anchoring and the award)").env(

@@ -130,16 +130,16 @@ export async function askAgent(
       "timeout",
       `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed; raise the per-task timeout if the agent is slow)${stderrNote(res.stderrTail)}`,
     );
+  if (res.kind === "stdout_over_limit")
+    return failAll(
+      "invalid",
+      `stdout passed ${MAX_AGENT_STDOUT_BYTES} bytes (MAX_AGENT_STDOUT_BYTES): the agent was stopped after ${res.stdoutBytes} bytes${stderrNote(res.stderrTail)}`,
+    );
   if (res.code !== 0)
     return failAll(
       "error",
       `agent exited with ${res.signal ?? `status ${res.code}`}${stderrNote(res.stderrTail)}`,
       agent.cwd === undefined ? relativePathNote(agent.command) : undefined,
-    );
-  if (res.stdoutBytes > res.stdout.length)
-    return failAll(
-      "invalid",
-      `stdout has ${res.stdoutBytes} bytes; at most ${MAX_AGENT_STDOUT_BYTES} (MAX_AGENT_STDOUT_BYTES) are read`,
     );
   // strict: bytes that are not UTF-8 are no JSON text, never U+FFFD graded as the answer (probe28 B-F6)
   const bad = firstInvalidUtf8(res.stdout);

@@ -103,11 +103,17 @@ export async function startReceiptWalk(options: VerifyComputeReceiptOptions): Pr
   };
 }
 
-/** `kid` and `alg` of the JWS protected header. @throws VerifierInputError `bad_jws` */
+/**
+ * `kid` and `alg` of the JWS protected header, null when absent. Each is a string when present (RFC
+ * 7515 4.1.1, 4.1.4): another type, `null` included, is bad input, never read as absent (probe33 B-F3:
+ * `"kid": 5` was read as "no kid" and the JWKS's lone ES256 key verified the receipt).
+ * @throws VerifierInputError `bad_jws` (the header cannot be decoded) or `wrong_type` (`$.receipt_jws:
+ *   the JWS header's kid is not a string: found the number 5`)
+ */
 function jwsHeader(jws: string): { kid: string | null; alg: string | null } {
+  let h: Record<string, unknown>;
   try {
-    const h = decodeProtectedHeader(jws);
-    return { kid: typeof h.kid === "string" ? h.kid : null, alg: typeof h.alg === "string" ? h.alg : null };
+    h = decodeProtectedHeader(jws);
   } catch (e) {
     throw new VerifierInputError(
       "bad_jws",
@@ -115,6 +121,18 @@ function jwsHeader(jws: string): { kid: string | null; alg: string | null } {
       `the JWS header cannot be decoded: ${describeError(e)}`,
     );
   }
+  const member = (key: "kid" | "alg"): string | null => {
+    const v = h[key];
+    if (v === undefined) return null;
+    if (typeof v !== "string")
+      throw new VerifierInputError(
+        "wrong_type",
+        "$.receipt_jws",
+        `the JWS header's ${key} is not a string: found ${typeName(v)}`,
+      );
+    return v;
+  };
+  return { kid: member("kid"), alg: member("alg") };
 }
 
 /**
