@@ -55,8 +55,8 @@ export interface PrizeFacts {
   /**
    * Why a funded pool this read checked is not "locked" for competitors, or null: past its award deadline by
    * the chain's clock no award can come any more and the author may reclaim it (`awardWindowPassed`,
-   * probe29 C-F5: the detail said "locked" then). The prize then renders `"Prize: 10 USDC"`,
-   * `prize_verified: false`.
+   * probe29 C-F5: the detail said "locked" then), or its author reclaimed it (probe33 C-F6: no note said
+   * so). The prize then renders `"Prize: 10 USDC"`, `prize_verified: false`.
    */
   prize_note: string | null;
 }
@@ -92,7 +92,12 @@ function prizeFacts(b: BenchmarkRecord, verified: CheckedPrize | null): PrizeFac
     prize_contract: bounty.bounty_contract,
     prize_verified: locked,
     prize_checked_on_chain: verified !== null,
-    prize_note: passed === null ? null : `no award can come any more: ${passed.message}`,
+    prize_note:
+      (verified?.status ?? bounty.status) === "reclaimed"
+        ? "the author reclaimed the pool: no award can come"
+        : passed === null
+          ? null
+          : `no award can come any more: ${passed.message}`,
   };
 }
 

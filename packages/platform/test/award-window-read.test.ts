@@ -5,6 +5,7 @@
  * clock (shared, `chainTimeForRead`) and say it with the award's own rule (`awardWindowPassed`). On SQLite
  * and PostgreSQL.
  */
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { describe, expect, it } from "vitest";
 import { getBenchmark } from "../src/publish.js";
 import { openOnChainClock, publishLockAndRun, useDevChain } from "./helpers.js";
@@ -73,6 +74,21 @@ describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)"
     });
     // the award's own refusal is the same rule's words
     await expect(platform.award(slug)).rejects.toMatchObject({ code: "award_not_allowed", message: said });
+    // the author (account 2) reclaims: the detail says why no award comes (probe33 C-F6: prize_note was null then)
+    const hash = await dc.wallet(2).writeContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "reclaim",
+      args: [BigInt((await getBenchmark(platform.ctx, slug)).bounty!.bounty_id), dc.accounts[2]!.address],
+    });
+    await dc.publicClient.waitForTransactionReceipt({ hash });
+    clock.advance(10_000);
+    expect(await platform.real.benchmarkDetail(slug)).toMatchObject({
+      prize_verified: false,
+      prize_checked_on_chain: true,
+      bounty_status: "reclaimed",
+      prize_note: "the author reclaimed the pool: no award can come",
+    });
     await platform.close();
   });
 });
