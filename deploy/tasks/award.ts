@@ -111,8 +111,12 @@ function readWithdrawals(
  * pack of another bounty with the same terms awarded bounty `--id` to that pack's winners and burned its
  * root), each with a receipt run on the bounty's test set (`winners[i].receipt.commit_root` is the
  * on-chain root: SPEC 8, SPEC 9 step 2). Called before anything is sent; a bare rank derivation names no
- * bounty and is not checked here.
+ * bounty and is not checked here. Each field is compared only once it has its SPEC 8 JSON type (a
+ * decimal string `bounty_id`, an integer `chain_id` and `leaf_count`, a string `bounty_contract` and
+ * `commit_root`): one of another type is named by its type (probe33 C-F4: the number 2 was refused
+ * "is 2 but --id is 2").
  * @throws TaskError `--rank-derivation <file> $.benchmark.<field> is <pack value> but <what> is <value>: ...`,
+ *   `... $.benchmark.<field> must be <type> (SPEC 8), got <the value, by its type>: ...` (or `is missing`),
  *   or `... $.winners[i].receipt.commit_root is <value> but bounty <id>'s test-set root on-chain is ...`
  */
 function refusePackOfAnotherBounty(
@@ -128,8 +132,23 @@ function refusePackOfAnotherBounty(
   const bench = asObject(doc.benchmark, `${where} $.benchmark`);
   const refuse = (field: string, packValue: unknown, what: string, value: string) =>
     new TaskError(
-      `${where} $.benchmark.${field} is ${JSON.stringify(packValue) ?? "missing"} but ${what} is ${value}: this pack is not bounty ${id}'s. Refusing to award; nothing was sent.`,
+      `${where} $.benchmark.${field} is ${typeof packValue === "bigint" ? String(packValue) : JSON.stringify(packValue)} but ${what} is ${value}: this pack is not bounty ${id}'s. Refusing to award; nothing was sent.`,
     );
+  const { describeValue } = evidence();
+  const types: [field: string, type: "string" | "number", shape: string][] = [
+    ["bounty_id", "string", "a decimal string"],
+    ["chain_id", "number", "an integer"],
+    ["bounty_contract", "string", "an address string"],
+    ["commit_root", "string", "a 0x-prefixed hex string"],
+    ["leaf_count", "number", "an integer"],
+  ];
+  for (const [field, type, shape] of types) {
+    const v = bench[field];
+    if (typeof v === type || (type === "number" && typeof v === "bigint")) continue; // bigint: an integer past 2^53
+    throw new TaskError(
+      `${where} $.benchmark.${field} ${v === undefined ? `is missing (SPEC 8: ${shape})` : `must be ${shape} (SPEC 8), got ${describeValue(v)}`}: this pack is not bounty ${id}'s. Refusing to award; nothing was sent.`,
+    );
+  }
   const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
   if (bench.bounty_id !== String(id)) throw refuse("bounty_id", bench.bounty_id, "--id", String(id));
   if (bench.chain_id !== network.chainId)

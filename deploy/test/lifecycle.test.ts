@@ -670,6 +670,32 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
+    // probe33 C-F4: a number bounty_id was refused "is 2 but --id is 2: this pack is not bounty 2's"
+    it("refuses a pack field of another JSON type than SPEC 8's naming the type, never 'is 2 but --id is 2' (probe33 C-F4)", async function () {
+      const cases: [(bench: Record<string, unknown>) => void, RegExp][] = [
+        [
+          (bench) => (bench.bounty_id = Number(a)),
+          new RegExp(
+            `^Error: --rank-derivation \\S+ \\$\\.benchmark\\.bounty_id must be a decimal string \\(SPEC 8\\), got the number ${a}: this pack is not bounty ${a}'s\\. Refusing to award; nothing was sent\\.$`,
+            "m",
+          ),
+        ],
+        [
+          (bench) => (bench.chain_id = "8453"),
+          /\$\.benchmark\.chain_id must be an integer \(SPEC 8\), got the string "8453": /,
+        ],
+        [(bench) => delete bench.leaf_count, /\$\.benchmark\.leaf_count is missing \(SPEC 8: an integer\): /],
+      ];
+      for (const [edit, pattern] of cases)
+        await refuses(
+          awardSmallArgs(a, {
+            rankDerivation: await packOf(a, [w1, w2, w3], edit),
+            withdrawalsFile: undefined,
+          }),
+          pattern,
+        );
+    });
+
     it("refuses a signer that is not the awarder", async function () {
       await refuses(awardSmallArgs(a, { from: stranger }), /is not the awarder of bounty \d+/);
     });

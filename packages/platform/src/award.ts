@@ -48,6 +48,7 @@ import {
   preparedAward,
   recordConfirmed,
   type AwardProgress,
+  type AwardWaitingFor,
 } from "./award/state.js";
 
 export {
@@ -72,7 +73,7 @@ export {
   type AwardEvidenceUnavailable,
 } from "./award/door.js";
 export { awardChainState } from "./award/recovery.js";
-export type { AwardProgress, AwardedPlace } from "./award/state.js";
+export type { AwardProgress, AwardedPlace, AwardWaitingFor } from "./award/state.js";
 
 /** What {@link awardBenchmark} returns. */
 export interface AwardResult {
@@ -103,11 +104,13 @@ export interface AwardHow {
    */
   answerBy?: number;
   /**
-   * Told when the call begins to wait for the award's transaction: its hash, whether it was found sent
-   * before (a pending award adopted, never sent twice) and the moment (unix ms) the wait ends; the CLI
-   * prints it (probe32 C-F3: nothing was printed for up to 180 s).
+   * Told when the call begins to wait for a transaction: its hash, whether it was found sent before (a
+   * pending one adopted, never sent twice), the moment (unix ms) the wait ends (the call's deadline) and
+   * what it is (`waitingFor`): the award's transaction, or once the award is confirmed its pack's anchor
+   * (`pack_anchor`, sent here or found in the node's pool); the CLI prints it (probe32 C-F3, probe33
+   * C-F1: nothing was printed for up to 180 s).
    */
-  onWaiting?: (txHash: string, adopted: boolean, until: number) => void;
+  onWaiting?: (txHash: string, adopted: boolean, until: number, waitingFor: AwardWaitingFor) => void;
 }
 
 /**
@@ -228,6 +231,17 @@ function lateAward(
   if (stopping && (progress.step === "lock" || progress.step === "prepare")) return stoppingRefusal(slug);
   if (progress.step === "lock") return awardInProgress(slug, waitMs);
   if (progress.step === "prepare") return notSentInTime(slug);
+  if (progress.step === "pack") {
+    // confirmed: the prize is paid, never "under way" (probe33 C-F2)
+    const award = { award_tx: progress.tx_hash ?? null, award_block: progress.award_block ?? null };
+    const anchor = progress.anchor_tx;
+    const why = stopping
+      ? "this server is stopping, so it answers now: run award again (it mints the pack; the award is never sent twice)"
+      : anchor
+        ? `its anchor transaction ${anchor} was not seen mined and the pack stored by this call's deadline: run award again in a moment (it adopts that transaction; neither the award nor the anchor is sent twice)`
+        : "it was still being minted at this call's deadline: run award again in a moment (the award is never sent twice)";
+    return packPending(slug, award, why, { ...(anchor ? { tx_hash: anchor } : {}), retry_after_seconds: 10 });
+  }
   const tx = progress.tx_hash ?? null;
   const why = stopping
     ? "this server is stopping, so it answers now"
@@ -248,12 +262,32 @@ function lateAward(
 }
 
 /**
+ * `pack_pending` for a confirmed award (the prize paid) whose pack is not stored: the award's facts first
+ * (`award_tx`, `award_block`, `awarded`), then `why` the pack waits, `more` added to the details. The one
+ * wording of that state for an award call (its refusal, {@link packNotMinted}, and its deadline's answer,
+ * {@link lateAward}).
+ */
+function packPending(
+  slug: string,
+  award: { award_tx: string | null; award_block: number | null },
+  why: string,
+  more: Record<string, unknown>,
+  code: PlatformError["code"] = "pack_pending",
+): PlatformError {
+  return new PlatformError(
+    code,
+    `the award of ${slug} is confirmed (transaction ${award.award_tx}, block ${award.award_block}): the prize is paid; its evidence pack is not minted yet: ${why}`,
+    { ...more, slug, award_tx: award.award_tx, award_block: award.award_block, awarded: true },
+  );
+}
+
+/**
  * The refusal of an award call whose award is confirmed (the prize paid) but whose pack could not be
  * minted or anchored (probe26 C-F11: the answer was a bare `chain_error` "... (nothing was sent)",
  * without the award): the award's facts first (`award_tx`, `award_block`), then why the pack waits. A
  * chain that failed is `pack_pending` (run award again, or let a door read mint it); another refusal
- * (a squatted pack hash) keeps its code, the award's facts added to its details. Anything else (a bug)
- * is rethrown as is.
+ * (the pack's anchor transaction not mined by the deadline, a squatted pack hash) keeps its code, the
+ * award's facts added to its details. Anything else (a bug) is rethrown as is.
  */
 function packNotMinted(
   slug: string,
@@ -261,15 +295,14 @@ function packNotMinted(
   e: unknown,
 ): unknown {
   if (!(e instanceof PlatformError)) return e;
-  const facts = { slug, award_tx: row.award_tx, award_block: row.award_block, awarded: true };
-  const message = `the award of ${slug} is confirmed (transaction ${row.award_tx}, block ${row.award_block}): the prize is paid; its evidence pack is not minted yet: ${e.message}`;
   return e.code === "chain_error"
-    ? new PlatformError(
-        "pack_pending",
-        `${message}. Run award again once that is mended (it mints the pack and never sends the award twice)`,
-        { ...facts, cause: { code: e.code, details: e.details }, retry_after_seconds: 10 },
+    ? packPending(
+        slug,
+        row,
+        `${e.message}. Run award again once that is mended (it mints the pack and never sends the award twice)`,
+        { cause: { code: e.code, details: e.details }, retry_after_seconds: 10 },
       )
-    : new PlatformError(e.code, message, { ...e.details, ...facts });
+    : packPending(slug, row, e.message, e.details, e.code);
 }
 
 /** The award's steps, under its lock: prepare (once), send or adopt, record, mint the pack. */
@@ -298,10 +331,21 @@ async function settleAward(
     row = (await awardRow(ctx, slug))!;
   }
   ctx.faults.awardBeforeMint?.(slug);
-  progress.step = "sent"; // confirmed (just now, or before): what is left is the pack
-  progress.tx_hash ??= row.award_tx ?? undefined;
+  // confirmed (just now, or before): the prize is paid, what is left is the pack
+  progress.step = "pack";
+  progress.tx_hash = row.award_tx ?? undefined;
+  progress.award_block = row.award_block ?? undefined;
   b = await getBenchmark(ctx, slug);
-  const packed = await ensurePack(ctx, b, row, prepared).catch((e: unknown) => {
+  // the anchor's transaction is waited for by this call's deadline, and told as the award's is (probe33
+  // C-F1/C-F2: viem's 180 s wait ran past the deadline in silence)
+  const packed = await ensurePack(ctx, b, row, prepared, {
+    until: deadline,
+    stop: ctx.awardCalls.signal,
+    onWaiting: (tx, adopted, until) => {
+      progress.anchor_tx = tx;
+      progress.onWaiting?.(tx, adopted, until, "pack_anchor");
+    },
+  }).catch((e: unknown) => {
     throw packNotMinted(slug, row!, e);
   });
   return {

@@ -114,6 +114,51 @@ export type WaitOutcome =
   | { state: "pending" }
   | { state: "unknown" };
 
+/**
+ * How an anchoring waits for a transaction ({@link ChainGateway.anchorMany}): its own, or one of the
+ * platform account's anchoring the same digests found waiting in the node's pool (sent by a process
+ * killed while it waited). Without it the wait is viem's own (180 s).
+ */
+export interface AnchorWait {
+  /**
+   * The latest moment (unix ms, wall clock) the anchoring waits for a transaction to be mined: the
+   * caller's deadline (an award's `awardWaitMs` budget left, the evidence door's `DOOR_WAIT_MS`). A
+   * transaction not mined by then is {@link AnchorNotMined}, never a failure of the RPC.
+   */
+  until: number;
+  /** Once aborted (the process is stopping), the wait ends within {@link STOP_CHECK_MS}, as at `until`. */
+  stop?: AbortSignal;
+  /**
+   * Told as the wait for a transaction begins: its hash, whether it was found sent before (in the
+   * node's pool: adopted, never sent twice) and the moment (unix ms) the wait ends (`until`).
+   */
+  onWaiting?: (txHash: Hash, adopted: boolean, until: number) => void;
+}
+
+/**
+ * An anchor transaction not mined by its caller's deadline ({@link AnchorWait.until}): still `pending`
+ * in the node's pool (an underpriced or stuck transaction on a real chain), or (`unknown`) no longer
+ * known to the node (dropped before it was mined). Not a failure of the RPC (probe33 C-F1): the domain
+ * answers it as what it is; the next call adopts a pending one (or sends a dropped one anew).
+ */
+export class AnchorNotMined extends Error {
+  constructor(
+    /** The anchor transaction's hash. */
+    readonly txHash: Hash,
+    /** `pending` (the node holds it, not mined) or `unknown` (dropped). */
+    readonly state: "pending" | "unknown",
+    /** True when it was found sent before (in the node's pool), false when this call sent it. */
+    readonly adopted: boolean,
+  ) {
+    super(
+      state === "pending"
+        ? `the anchor transaction ${txHash} is not mined yet (pending in the node's pool)`
+        : `the anchor transaction ${txHash} is no longer known to the node (dropped before it was mined)`,
+    );
+    this.name = "AnchorNotMined";
+  }
+}
+
 /** Evidence of an anchoring (SPEC 8 `commitment_anchor` / `pack_anchor`). */
 export interface AnchorEvidence {
   registry_address: string;
@@ -510,12 +555,13 @@ export class ChainGateway {
   /**
    * Anchors one digest with `AnchorRegistry.anchor(digest, kind)`, or returns the evidence of its
    * existing anchoring with that kind.
+   * @param wait how long it waits for its transaction ({@link AnchorWait}; default viem's 180 s)
    * @throws PlatformError `anchor_squatted` (details: digest, the kind found, the anchorer, the block)
    *   when someone else anchored it first with another kind; `chain_error` when the transaction reverts
-   *   or the RPC fails
+   *   or the RPC fails; {@link AnchorNotMined} when its transaction is not mined by `wait.until`
    */
-  async anchor(digest: Hex, kind: PlatformAnchorKind): Promise<AnchorEvidence> {
-    const [outcome] = await this.anchorMany([digest], kind);
+  async anchor(digest: Hex, kind: PlatformAnchorKind, wait?: AnchorWait): Promise<AnchorEvidence> {
+    const [outcome] = await this.anchorMany([digest], kind, wait);
     if ("squatted" in outcome!) throw squattedError(digest, kind, outcome.squatted);
     return outcome!;
   }
@@ -525,15 +571,22 @@ export class ChainGateway {
    * A digest already anchored with this kind is looked up instead of being sent again (a retry after a
    * crash, or a stranger anchoring the same digest: the registry keeps the first anchoring and its
    * kind, SPEC 1.2); one anchored with another kind cannot be anchored again and is returned as
-   * `{ squatted }` (probe14 D3-F8), never adopted.
+   * `{ squatted }` (probe14 D3-F8), never adopted. With `wait` ({@link AnchorWait}) every wait for a
+   * transaction (this account's pending anchoring of the digests, then its own send) ends by
+   * `wait.until` and is told to `wait.onWaiting`; without it, viem's own wait (180 s).
    * @returns the evidence, or the squat, per digest, in input order
-   * @throws PlatformError `chain_error`
+   * @throws PlatformError `chain_error`; {@link AnchorNotMined} when a transaction waited for is not
+   *   mined by `wait.until` (or `wait.stop`)
    */
-  anchorMany(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorOutcome[]> {
-    return this.exclusive(() => this.anchorManyNow(digests, kind));
+  anchorMany(digests: Hex[], kind: PlatformAnchorKind, wait?: AnchorWait): Promise<AnchorOutcome[]> {
+    return this.exclusive(() => this.anchorManyNow(digests, kind, wait));
   }
 
-  private async anchorManyNow(digests: Hex[], kind: PlatformAnchorKind): Promise<AnchorOutcome[]> {
+  private async anchorManyNow(
+    digests: Hex[],
+    kind: PlatformAnchorKind,
+    wait: AnchorWait | undefined,
+  ): Promise<AnchorOutcome[]> {
     const out = new Map<string, AnchorOutcome>();
     const lookUp = async (ds: Hex[]): Promise<Hex[]> => {
       const missing: Hex[] = [];
@@ -549,7 +602,7 @@ export class ChainGateway {
     // or by another process on the store): waited for, then looked up again, never sent twice (probe29
     // C-F1: the send's simulation reverted AlreadyAnchored in the pending block, an undecoded "internal
     // error", and the door said the pack "could not be minted")
-    if (todo.length > 0 && (await this.awaitOwnPendingAnchors(todo))) todo = await lookUp(todo);
+    if (todo.length > 0 && (await this.awaitOwnPendingAnchors(todo, wait))) todo = await lookUp(todo);
     if (todo.length > 0) {
       try {
         const hash =
@@ -566,12 +619,15 @@ export class ChainGateway {
                 functionName: "anchorMany",
                 args: [todo, ANCHOR_KINDS[kind]],
               });
-        const receipt = await this.wait(hash, todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`);
+        const what = todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`;
+        const block = wait
+          ? await this.anchorMinedBy(hash, what, false, wait)
+          : Number((await this.wait(hash, what)).blockNumber);
         for (const d of todo) {
           out.set(d, {
             registry_address: lower(this.config.contracts.anchorRegistry),
             tx_hash: hash,
-            anchor_block: Number(receipt.blockNumber),
+            anchor_block: block,
           });
         }
       } catch (e) {
@@ -588,20 +644,60 @@ export class ChainGateway {
   /**
    * Waits for the platform account's transactions in the node's pool that anchor any of `digests`
    * (`anchor` or `anchorMany` calls to the registry), mined or reverted. Only read when the account has
-   * unmined transactions; a node without a pending block shows none.
+   * unmined transactions; a node without a pending block shows none. With `wait`, each is waited for
+   * until `wait.until` ({@link anchorMinedBy}): one dropped meanwhile is let go (the digests are looked
+   * up again, then sent anew).
    * @returns whether any was waited for (the digests are then to be looked up again)
-   * @throws PlatformError `chain_error` when the RPC fails
+   * @throws PlatformError `chain_error` when the RPC fails; {@link AnchorNotMined} when one is still
+   *   pending at `wait.until`
    */
-  private async awaitOwnPendingAnchors(digests: Hex[]): Promise<boolean> {
+  private async awaitOwnPendingAnchors(digests: Hex[], wait: AnchorWait | undefined): Promise<boolean> {
     if ((await this.unminedCount()) === 0) return false;
     const pool = await this.pendingTransactionsTo(this.config.contracts.anchorRegistry);
     const wanted = new Set(digests.map(lower));
     const inflight = (pool ?? []).filter((t) => anchoredDigests(t.input).some((d) => wanted.has(d)));
-    for (const t of inflight)
-      await this.call("wait for this account's pending anchor", () =>
-        this.publicClient.waitForTransactionReceipt({ hash: t.hash }),
-      );
+    const what = "this account's pending anchor";
+    for (const t of inflight) {
+      if (wait) await this.anchorMinedBy(t.hash, what, true, wait);
+      else
+        await this.call(`wait for ${what}`, () =>
+          this.publicClient.waitForTransactionReceipt({ hash: t.hash }),
+        );
+    }
     return inflight.length > 0;
+  }
+
+  /**
+   * Waits for the anchor transaction `hash` (named `what` in a refusal) until `wait.until`
+   * ({@link waitWithin}, `wait.stop` looked at), told to `wait.onWaiting` first (`adopted`: found sent
+   * before, in the node's pool).
+   * @returns the block it was mined in; for an `adopted` one, null when it reverted or was dropped (the
+   *   caller looks its digests up again)
+   * @throws {@link AnchorNotMined} when it is still pending at `wait.until`, or this call's own one is no
+   *   longer known to the node; PlatformError `chain_error` when this call's own one reverted, or the
+   *   RPC fails
+   */
+  private async anchorMinedBy(
+    hash: Hash,
+    what: string,
+    adopted: true,
+    wait: AnchorWait,
+  ): Promise<number | null>;
+  private async anchorMinedBy(hash: Hash, what: string, adopted: false, wait: AnchorWait): Promise<number>;
+  private async anchorMinedBy(
+    hash: Hash,
+    what: string,
+    adopted: boolean,
+    wait: AnchorWait,
+  ): Promise<number | null> {
+    wait.onWaiting?.(hash, adopted, wait.until);
+    const outcome = await this.waitWithin(hash, Math.max(0, wait.until - Date.now()), what, wait.stop);
+    if (outcome.state === "mined") return outcome.block;
+    if (outcome.state === "pending" || (outcome.state === "unknown" && !adopted))
+      throw new AnchorNotMined(hash, outcome.state, adopted);
+    if (outcome.state === "reverted" && !adopted)
+      throw new PlatformError("chain_error", `${what}: transaction ${hash} reverted`, { tx_hash: hash });
+    return null;
   }
 
   /** The outcome of a digest found anchored: its evidence with `kind`, else the squat. */

@@ -100,7 +100,10 @@ export interface PlatformContext {
    */
   gradeSliceMs: number;
   faults: FaultHooks;
-  /** The award calls in flight, and their stop when the platform stops ({@link CallsInFlight}). */
+  /**
+   * The award calls in flight, and the evidence door's work under the award's lock (its pack's mint,
+   * probe33 C-F3), and their stop when the platform stops ({@link CallsInFlight}).
+   */
   awardCalls: CallsInFlight;
   /**
    * The uploads and publishes of requests in flight (`storeDataset`, `publishBenchmark` with

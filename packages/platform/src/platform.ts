@@ -534,7 +534,8 @@ export class Platform {
    * its deadline (409-shaped `award_pending` with `details.tx_hash` once its transaction is sent;
    * `server_busy`, nothing sent, before), sends nothing more and stops waiting for its transaction (a
    * rerun, here or in another process on the store, adopts it); a new call is refused `server_busy`.
-   * Resolves once their work has ended (its lock released). `serve` calls it first when it stops
+   * The evidence door's mint left running after its answer stops its wait for the pack's anchor too
+   * (probe33 C-F3). Resolves once their work has ended (its lock released). `serve` calls it first when it stops
    * (probe29 C-F9); {@link close} does too.
    */
   stopAwards(): Promise<void> {

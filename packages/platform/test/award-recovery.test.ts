@@ -19,10 +19,12 @@ import { sql } from "kysely";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { verifyPack } from "@bench-bounty/verifier";
-import type { ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import type { PlatformError } from "../src/errors.js";
 import { awardLock } from "../src/award/state.js";
+import { AWARD_ANSWER_GRACE_MS } from "../src/award.js";
+import { DOOR_WAIT_MS } from "../src/award/door.js";
+import { STOP_CHECK_MS, type ChainConfig } from "../src/chain.js";
 import {
   chainClock,
   chainConfig,
@@ -54,13 +56,21 @@ const rpc = (dc: DevChain, method: string, params: unknown[] = []) =>
  * withdrawal address) run and finalized, the chain clock past the close. The platform signs as
  * `account` (each test its own, so their nonces never mix).
  */
-async function readyToAward(dc: DevChain, account: number, tag: string, faults: FaultHooks, rpcUrl?: string) {
+async function readyToAward(
+  dc: DevChain,
+  account: number,
+  tag: string,
+  faults: FaultHooks,
+  rpcUrl?: string,
+  log?: (line: string) => void,
+) {
   const { now: chainNow, clock } = await chainClock(dc);
   const where = await freshStoreLocation();
   const chain: ChainConfig = {
     ...chainConfig(dc, account),
     awardWaitMs: AWARD_WAIT_MS,
     ...(rpcUrl ? { rpcUrl } : {}),
+    ...(log ? { log } : {}),
   };
   const open = (f: FaultHooks = {}, publicBaseUrl?: string) =>
     openAt({ ...where, clock: clock.now, chain, faults: f, ...(publicBaseUrl ? { publicBaseUrl } : {}) });
@@ -77,6 +87,14 @@ async function readyToAward(dc: DevChain, account: number, tag: string, faults: 
   // the same store without a chain (a read-only mirror, or the CLI without --rpc-url)
   const offChain = () => openAt({ ...where, clock: clock.now });
   return { platform, open, offChain, where, slug, bountyId, winner, fromBlock, closesAt };
+}
+
+/** The platform account's anchor calls (to the AnchorRegistry) waiting in the node's pool. */
+async function pooledAnchors(dc: DevChain): Promise<Hash[]> {
+  const block = await dc.publicClient.getBlock({ blockTag: "pending", includeTransactions: true });
+  return block.transactions
+    .filter((t) => t.to?.toLowerCase() === dc.contracts.anchorRegistry.toLowerCase())
+    .map((t) => t.hash);
 }
 
 /** The platform account's award calls waiting in the node's pool. */
@@ -458,13 +476,17 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     // same call sends anew, well within its deadline (probe26 C-F9: it waited the whole deadline, then
     // answered server_busy "the chain answered too slowly", and only the next call sent)
     const t0 = Date.now();
-    const told: [string, boolean][] = [];
-    const done = await again.award(r.slug, { onWaiting: (tx, adopted) => told.push([tx, adopted]) });
+    const told: [string, boolean, string][] = [];
+    const done = await again.award(r.slug, {
+      onWaiting: (tx, adopted, _until, what) => told.push([tx, adopted, what]),
+    });
     expect(Date.now() - t0).toBeLessThan(AWARD_WAIT_MS);
-    // the dropped copy was looked for (adopted), then the new send waited for (probe32 C-F3)
+    // the dropped copy was looked for (adopted), then the new send waited for (probe32 C-F3), then the
+    // pack's anchor (probe33 C-F1)
     expect(told).toEqual([
-      [sent, true],
-      [done.award_tx, false],
+      [sent, true, "award"],
+      [done.award_tx, false, "award"],
+      [done.pack_anchor!.tx_hash, false, "pack_anchor"],
     ]);
     // sent anew with the dropped copy's nonce (the same call signed again: here even the same hash)
     const events = await awardedTxs(dc, r.bountyId, r.fromBlock);
@@ -612,6 +634,174 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     expect((await awardedTxs(dc, r.bountyId, r.fromBlock)).length).toBe(1);
     await second.close();
     await r.platform.close();
+  });
+});
+
+// probe33 C-F1/C-F2/C-F3: the pack's anchor (sent by the award, or by a call killed while it waited) was
+// waited for with viem's default 180 s, past the call's deadline, in silence, and its end was answered as a
+// failure of "the chain RPC" (CLI award), as `award_pending` "under way" for a mined, paid award (the
+// deadline's answer), and held the CLI's `evidence` for 3 minutes after it answered
+describe("the pack's anchor left pending in the node's pool (probe33 C-F1, C-F2, C-F3)", () => {
+  it("award waits for it by its deadline, says what it waits for and answers pack_pending naming it (the award paid, never award_pending nor 'the chain RPC'); the next calls adopt it by their own deadlines", async () => {
+    const dc = devChain();
+    const logged: string[] = [];
+    const r = await readyToAward(dc, 5, "anchor-pending", {}, undefined, (line) => logged.push(line));
+    let pending = "0x" as Hash; // the pack's anchor transaction left in the pool
+    await withAutomine(dc, false, async () => {
+      const waits: [string, boolean, number, string][] = [];
+      const t0 = Date.now();
+      const e = await r.platform
+        .award(r.slug, {
+          onWaiting: (tx, adopted, until, what) => {
+            waits.push([tx, adopted, until, what]);
+            // the first wait is the award's: it is mined; the pack's anchor, sent next, will wait
+            if (waits.length === 1) void rpc(dc, "evm_mine");
+          },
+        })
+        .catch((x: unknown) => x);
+      const took = Date.now() - t0;
+      const [awardTx] = await awardedTxs(dc, r.bountyId, r.fromBlock);
+      [pending] = (await pooledAnchors(dc)) as [Hash];
+      // the award is mined and recorded: pack_pending naming both transactions, never "the chain RPC"
+      // failed, never award_pending "under way"
+      expect(e).toMatchObject({
+        code: "pack_pending",
+        details: { slug: r.slug, award_tx: awardTx, awarded: true, tx_hash: pending },
+      });
+      expect((e as Error).message).toMatch(
+        new RegExp(
+          `^the award of ${r.slug} is confirmed \\(transaction ${awardTx}, block \\d+\\): the prize is paid; its evidence pack is not minted yet: its anchor transaction ${pending} \\(sent\\) is not mined yet`,
+        ),
+      );
+      expect((e as Error).message).not.toMatch(/chain RPC|did not answer in time/);
+      expect(logged.filter((l) => /chain RPC/.test(l))).toEqual([]);
+      expect(await pooledAnchors(dc)).toEqual([pending]);
+      expect(took).toBeLessThan(AWARD_WAIT_MS + AWARD_ANSWER_GRACE_MS + 1_000);
+      // told what it waits for: the award, then the pack's anchor, both by the call's one deadline
+      expect(waits).toEqual([
+        [awardTx, false, expect.any(Number), "award"],
+        [pending, false, waits[0]![2], "pack_anchor"],
+      ]);
+      expect(waits[0]![2]).toBeLessThan(t0 + AWARD_WAIT_MS + 100);
+      expect((await r.platform.ctx.store.awards.get(r.slug))!.status).toBe("confirmed");
+      const closing = Date.now();
+      await r.platform.close(); // its work ended with its answer: nothing left to wait for
+      expect(Date.now() - closing).toBeLessThan(2_000);
+
+      // the next call (the first one killed while it waited) adopts the pending anchor, says so, and
+      // answers by its own deadline; a second call beside it (the CLI beside serve) too, never past it
+      const next = await r.open();
+      const beside = await r.open();
+      const told: [string, boolean, string][] = [];
+      const t1 = Date.now();
+      const [again, other] = await Promise.all(
+        [
+          next.award(r.slug, { onWaiting: (tx, adopted, _until, what) => told.push([tx, adopted, what]) }),
+          beside.award(r.slug),
+        ].map((call) => call.catch((x: unknown) => x)),
+      );
+      expect(Date.now() - t1).toBeLessThan(AWARD_WAIT_MS + AWARD_ANSWER_GRACE_MS + 1_000);
+      expect(told).toEqual([[pending, true, "pack_anchor"]]);
+      expect(again).toMatchObject({ code: "pack_pending", details: { award_tx: awardTx, tx_hash: pending } });
+      expect((again as Error).message).toContain(
+        `its anchor transaction ${pending} (sent before, found waiting in the node's pool) is not mined yet`,
+      );
+      expect((other as PlatformError).code).toMatch(/^(award_in_progress|pack_pending)$/);
+      expect(await pooledAnchors(dc)).toEqual([pending]); // never sent twice
+      await beside.close();
+      await next.close();
+      expect(logged.filter((l) => /chain RPC/.test(l))).toEqual([]);
+      await rpc(dc, "evm_mine"); // the anchor is mined
+    });
+    // once mined, the next award stores the pack with that anchor: nothing was sent twice
+    const healed = await r.open();
+    const done = await healed.award(r.slug);
+    expect(done.pack_anchor?.tx_hash).toBe(pending);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+    expect((await healed.awardEvidence(r.slug)).kind).toBe("pack");
+    await healed.close();
+  });
+
+  it("the deadline passing while a confirmed award's pack is minted: pack_pending naming the award (the prize paid), never award_pending 'under way'", async () => {
+    const dc = devChain();
+    let slow = true;
+    const r = await readyToAward(dc, 5, "pack-late", {
+      // the pack's minting outlasts the call's deadline (a large pack, a slow store)
+      packBeforeAnchor: () =>
+        slow ? new Promise((ok) => setTimeout(ok, AWARD_WAIT_MS + AWARD_ANSWER_GRACE_MS + 500)) : undefined,
+    });
+    const e = await r.platform.award(r.slug).catch((x: unknown) => x);
+    const [awardTx] = await awardedTxs(dc, r.bountyId, r.fromBlock);
+    expect(e).toMatchObject({
+      code: "pack_pending",
+      details: { slug: r.slug, award_tx: awardTx, award_block: expect.any(Number), awarded: true },
+    });
+    expect((e as Error).message).toMatch(
+      new RegExp(
+        `^the award of ${r.slug} is confirmed \\(transaction ${awardTx}, block \\d+\\): the prize is paid; its evidence pack is not minted yet: it was still being minted at this call's deadline`,
+      ),
+    );
+    expect((e as Error).message).not.toMatch(/under way|did not answer in time/);
+    slow = false;
+    await r.platform.close(); // the late mint ends (and stores the pack)
+    const again = await r.open();
+    const done = await again.award(r.slug);
+    expect(done.award_tx).toBe(awardTx);
+    expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([awardTx]);
+    await again.close();
+  });
+
+  it("the door's mint waits for the anchor by the door's deadline and ends with the process: nothing reads the chain after close (the CLI's evidence exited 3 minutes after its answer)", async () => {
+    const dc = devChain();
+    // every request the platform makes goes through the proxy: counted (what runs after a close)
+    const proxy = await losingProxy(dc.rpcUrl);
+    let requests = 0;
+    proxy.state.before = () => {
+      requests++;
+      return Promise.resolve();
+    };
+    try {
+      const r = await readyToAward(dc, 5, "door-anchor", crashOnce("awardBeforeMint"), proxy.url);
+      // confirmed, its pack not minted (the process died)
+      await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+      await r.platform.close();
+      const [awardTx] = await awardedTxs(dc, r.bountyId, r.fromBlock);
+      await withAutomine(dc, false, async () => {
+        const door = await r.open();
+        const t0 = Date.now();
+        // the door mints the pack and sends its anchor, which stays in the pool
+        expect(await door.awardEvidence(r.slug)).toMatchObject({
+          kind: "unavailable",
+          reason: "pack_pending",
+          message: expect.stringContaining(`the award is confirmed (transaction ${awardTx})`),
+        });
+        expect(Date.now() - t0).toBeLessThan(DOOR_WAIT_MS + 1_500);
+        const [anchorTx] = (await pooledAnchors(dc)) as [Hash];
+        expect(anchorTx).toBeDefined();
+        const closing = Date.now();
+        await door.close(); // stops the mint left running (its anchor wait) and waits for it
+        expect(Date.now() - closing).toBeLessThan(STOP_CHECK_MS + 1_500);
+        const after = requests;
+        await new Promise((ok) => setTimeout(ok, 5_000)); // past viem's 4 s polling of a receipt
+        expect(requests).toBe(after);
+        // the next read adopts the pending anchor (never sends it again) and answers by its deadline
+        const reread = await r.open();
+        const t1 = Date.now();
+        expect(await reread.awardEvidence(r.slug)).toMatchObject({
+          kind: "unavailable",
+          reason: "pack_pending",
+        });
+        expect(Date.now() - t1).toBeLessThan(DOOR_WAIT_MS + 1_500);
+        await reread.close();
+        expect(await pooledAnchors(dc)).toEqual([anchorTx]);
+        await rpc(dc, "evm_mine"); // the anchor is mined
+      });
+      const served = await r.open();
+      expect((await served.awardEvidence(r.slug)).kind).toBe("pack");
+      await served.close();
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -198,16 +198,26 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
     const packed = await underDoorLock(ctx, slug, by, async () => {
       const bench = await getBenchmark(ctx, slug);
       const fresh = (await awardRow(ctx, slug))!;
-      return ensurePack(ctx, bench, fresh, preparedAward(fresh));
+      // the anchor's transaction waited for by the door's deadline only, and not past a stop of the
+      // process: the mint left running after the answer ends with it (probe33 C-F3: viem's 180 s wait
+      // held the CLI's `evidence` for 3 minutes after it printed "ask again in a moment")
+      return ensurePack(ctx, bench, fresh, preparedAward(fresh), { until: by, stop: ctx.awardCalls.signal });
     }).catch((e: unknown) =>
-      // its anchor not yet as deep as the store's depth (probe30 C-F8): nothing stored yet
-      e instanceof PlatformError && e.code === "pack_pending" ? "shallow" : operatorsProblem(ctx, slug, e),
+      // its anchor not mined by the deadline, or not yet as deep as the store's depth (probe30 C-F8):
+      // nothing stored yet
+      e instanceof PlatformError && e.code === "pack_pending" ? e : operatorsProblem(ctx, slug, e),
     );
-    if (packed === "shallow")
+    if (packed instanceof PlatformError)
       return {
         kind: "unavailable",
         reason: "pack_pending",
-        message: `the award is confirmed (transaction ${row.award_tx}); its pack's anchor waits for the confirmations this service requires: ask again later`,
+        message: `the award is confirmed (transaction ${row.award_tx}); ${
+          packed.details.confirmations_required !== undefined
+            ? "its pack's anchor waits for the confirmations this service requires: ask again later"
+            : packed.details.anchor_state === "unknown"
+              ? `its pack's anchor transaction ${String(packed.details.tx_hash)} was dropped before it was mined (it is sent anew): ask again in a moment`
+              : `its pack's anchor transaction ${String(packed.details.tx_hash)} is not mined yet: ask again in a moment`
+        }`,
       };
     if (packed === "operator")
       return {
@@ -374,7 +384,9 @@ export const DOOR_WAIT_MS = 5_000;
 /**
  * Runs `fn` under the award's lock for a door request, by `by` (unix ms): a read never waits long on an
  * award that holds the lock while it waits for its transaction or mints its pack (probe14 D3-F7's
- * class), nor on `fn`'s chain reads (it goes on, under the lock, after the answer).
+ * class), nor on `fn`'s chain reads (it goes on, under the lock, after the answer). Its work is counted
+ * with the award calls (`ctx.awardCalls`), so `Platform.close` stops it (its anchor wait ends at the
+ * stop) and waits for it before closing the store (probe33 C-F3).
  * @returns `fn`'s result, or null when the lock stayed held, or `fn` ran, until `by`
  */
 async function underDoorLock<T>(
@@ -389,6 +401,7 @@ async function underDoorLock<T>(
       if (e instanceof LockWaitExpired) return null;
       throw e;
     });
+  ctx.awardCalls.track(locked);
   return byDeadline(locked, by, () => null);
 }
 

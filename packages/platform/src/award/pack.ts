@@ -18,7 +18,7 @@ import {
   type Receipt,
   type RevealedAnswer,
 } from "@bench-bounty/evidence";
-import type { AnchorEvidence } from "../chain.js";
+import { AnchorNotMined, type AnchorEvidence, type AnchorWait } from "../chain.js";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
 import { fromStored } from "../json.js";
@@ -115,12 +115,17 @@ export function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScori
  * Mints, anchors and stores the pack of a confirmed award `row` (or returns the stored one), its runs
  * as `prepared` froze them (`preparedAward` of the row). Minting is reproducible, and anchoring is
  * idempotent, so a retry after a crash gives the same bytes. Callers hold the award's lock.
+ * @param wait the caller's deadline for the anchor's transaction ({@link AnchorWait}: the award's
+ *   deadline, the door's), and whom to tell what it waits for
+ * @throws PlatformError `pack_pending` (the anchor's transaction not mined by `wait.until`, or not deep
+ *   enough: nothing stored), `chain_error`, `award_not_allowed` (not confirmed), `bounty_mismatch`
  */
 export async function ensurePack(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   row: AwardRow,
   prepared: PreparedAward,
+  wait: AnchorWait,
 ): Promise<{ pack_hash: Hex; pack_anchor: AnchorEvidence | null; bytes: Uint8Array }> {
   const stored = await ctx.store.packs.get(b.slug);
   if (stored) {
@@ -146,7 +151,7 @@ export async function ensurePack(
   // anchored on the attached bounty's chain only: a stored pack is for good
   if (ctx.chain) attachedChainOf(ctx, b);
   await ctx.faults.packBeforeAnchor?.(b.slug, hash);
-  const anchor = ctx.chain ? await anchorPack(ctx, b.slug, hash) : null;
+  const anchor = ctx.chain ? await anchorPack(ctx, b.slug, hash, wait) : null;
   if (anchor) await assertAnchorDeep(ctx, b.slug, anchor);
   const bytes = evidencePackBytes(withPackAnchor(pack, anchor));
   await ctx.store.tx(async (t) => {
@@ -196,19 +201,45 @@ async function assertAnchorDeep(ctx: PlatformContext, slug: string, anchor: Anch
  * `anchor_squatted` for good) cannot be anchored as a pack: the pack is then minted with `pack_anchor`
  * null (SPEC 8 allows it; the pack's content is bound on-chain by the award's ranking digest and the
  * committed root, and the verifier reports the squat as `pack_anchor` unverified) and the squat goes to
- * the operator's log.
+ * the operator's log. Its transaction (sent here, or this account's found in the node's pool) is waited
+ * for until `wait.until` only: one not mined by then is `pack_pending` naming it (probe33 C-F1/C-F2: viem's
+ * 180 s wait outran the award's deadline, and its end was answered as a failure of "the chain RPC").
  * @returns the anchor's evidence, or null for a squatted hash
- * @throws PlatformError `chain_error`
+ * @throws PlatformError `pack_pending` (`details.tx_hash`: the anchor's transaction, `pack_hash`,
+ *   `retry_after_seconds`), `chain_error`
  */
-async function anchorPack(ctx: PlatformContext, slug: string, hash: Hex): Promise<AnchorEvidence | null> {
+async function anchorPack(
+  ctx: PlatformContext,
+  slug: string,
+  hash: Hex,
+  wait: AnchorWait,
+): Promise<AnchorEvidence | null> {
   try {
-    return await ctx.chain!.anchor(hash, "pack");
+    return await ctx.chain!.anchor(hash, "pack", wait);
   } catch (e) {
+    if (e instanceof AnchorNotMined) throw packAnchorNotMined(e, hash);
     if (!(e instanceof PlatformError && e.code === "anchor_squatted")) throw e;
     const log = ctx.chain!.config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
     log(`bench-bounty: award ${slug}: ${e.message}; the pack is served with pack_anchor null`);
     return null;
   }
+}
+
+/**
+ * `pack_pending` for a pack whose anchor transaction was not mined by the caller's deadline: what it is
+ * (pending in the node's pool, or dropped), never a failure of the chain RPC.
+ */
+function packAnchorNotMined(e: AnchorNotMined, packHash: Hex): PlatformError {
+  const what =
+    e.state === "pending"
+      ? `its anchor transaction ${e.txHash} (${e.adopted ? "sent before, found waiting in the node's pool" : "sent"}) is not mined yet (a transaction that stays pending may be underpriced or stuck on the node): run award again once it is mined (it adopts that transaction; neither the award nor the anchor is sent twice)`
+      : `its anchor transaction ${e.txHash} was dropped by the node before it was mined: run award again (it sends the anchor anew; the award is never sent twice)`;
+  return new PlatformError("pack_pending", what, {
+    tx_hash: e.txHash,
+    pack_hash: packHash,
+    anchor_state: e.state,
+    retry_after_seconds: 10,
+  });
 }
 
 /**

@@ -148,7 +148,7 @@ export async function sendOrAdoptAward(
       : await adoptInflightAward(ctx, slug, bountyId, row);
   if (inflight) {
     Object.assign(progress, { step: "sent", tx_hash: inflight });
-    progress.onWaiting?.(inflight, true, deadline);
+    progress.onWaiting?.(inflight, true, deadline, "award");
     const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline, true);
     if (settled) return settled;
     progress.step = "prepare"; // dropped and forgotten: nothing in flight
@@ -192,7 +192,7 @@ export async function sendOrAdoptAward(
   ctx.faults.awardBeforeMarkSent?.(slug);
   await ctx.store.awards.markSent(slug, hash);
   ctx.faults.awardAfterSend?.(slug);
-  progress.onWaiting?.(hash, false, deadline);
+  progress.onWaiting?.(hash, false, deadline, "award");
   // an RPC failure from here on is answered `award_pending` by the caller (`lateAward`): it is recorded as
   // sent, and a rerun adopts it (probe16 B-F12)
   const settled = await settleSent(ctx, slug, bountyId, digest, hash, deadline);

@@ -186,15 +186,27 @@ export async function recordConfirmed(
   });
 }
 
+/** What an award call waits for ({@link AwardProgress.onWaiting}): its award transaction, or its pack's anchor. */
+export type AwardWaitingFor = "award" | "pack_anchor";
+
 /**
  * How far an award call got (its steps move it on: `award.ts`, `send.ts`), read when its deadline passes to say
  * what was done: `lock` (waiting for another award's lock), `prepare` (the checks and the chain reads
  * before sending: nothing sent), `sending` (the send began: it may be in flight), `sent` (a transaction,
- * `tx_hash`, exists: waiting for it, recording it, minting the pack).
+ * `tx_hash`, exists: waiting for it, recording it), `pack` (the award is confirmed, `tx_hash` in block
+ * `award_block`: the prize is paid; minting, anchoring, storing its pack, `anchor_tx` once its anchor's
+ * transaction is waited for).
  */
 export interface AwardProgress {
-  step: "lock" | "prepare" | "sending" | "sent";
+  step: "lock" | "prepare" | "sending" | "sent" | "pack";
   tx_hash?: string;
-  /** Told once a transaction is waited for ({@link AwardHow.onWaiting}). */
-  onWaiting?: (txHash: string, adopted: boolean, until: number) => void;
+  /** The confirmed award's block (step `pack`). */
+  award_block?: number;
+  /** The pack's anchor transaction being waited for (step `pack`). */
+  anchor_tx?: string;
+  /**
+   * Told once a transaction is waited for ({@link AwardHow.onWaiting}): the award's, or (`pack_anchor`)
+   * its pack's anchor's.
+   */
+  onWaiting?: (txHash: string, adopted: boolean, until: number, waitingFor: AwardWaitingFor) => void;
 }

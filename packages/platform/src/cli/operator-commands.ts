@@ -3,6 +3,7 @@ import { Command } from "commander";
 import type { Address } from "viem";
 import { PlatformError } from "../errors.js";
 import type { Platform } from "../platform.js";
+import type { AwardWaitingFor } from "../award.js";
 import {
   action,
   awardMintCommand,
@@ -90,11 +91,15 @@ export function registerOperatorCommands(program: Command): void {
       await withPlatform(o, true, async (platform) => {
         const p = await principalOf(platform, o);
         await useAwardBaseUrl(platform, slug, o);
-        // the transaction's hash and the wait, as soon as they are known (probe32 C-F3)
-        const onWaiting = (tx: string, adopted: boolean, until: number): void => {
+        // the transaction's hash and the wait, as soon as they are known: the award's (probe32 C-F3),
+        // then the pack's anchor's (probe33 C-F1)
+        const onWaiting = (tx: string, adopted: boolean, until: number, what: AwardWaitingFor): void => {
           const s = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+          const sent = adopted ? "found its transaction sent before" : "sent";
           process.stderr.write(
-            `award of ${slug}: ${adopted ? "found its transaction sent before" : "sent"} ${tx}; waiting up to ${s} s for it to be mined (never sent twice: award again adopts it)\n`,
+            what === "pack_anchor"
+              ? `award of ${slug}: confirmed (the prize is paid); its evidence pack's anchor: ${sent} ${tx}; waiting up to ${s} s for it to be mined (never sent twice: award again adopts it)\n`
+              : `award of ${slug}: ${sent} ${tx}; waiting up to ${s} s for it to be mined (never sent twice: award again adopts it)\n`,
           );
         };
         print(await platform.award(p, slug, { onWaiting }));
