@@ -99,6 +99,9 @@ export {
   testSetRowOf,
   getTasks,
   isOpen,
+  isOpenAt,
+  closureOf,
+  closingChainTime,
 } from "./publish/reads.js";
 
 /** A stored dataset's summary. */

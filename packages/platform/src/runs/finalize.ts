@@ -17,7 +17,7 @@ import { anchorDigests } from "../anchor-batch.js";
 import { type AnchorEvidence } from "../chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
 import { PlatformError } from "../errors.js";
-import { getBenchmark, getTasks, isOpen } from "../publish.js";
+import { closingChainTime, getBenchmark, getTasks, isOpenAt } from "../publish.js";
 import { assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "../identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "../identity/principal.js";
 import { gradePlan, gradePlanSliced, scoreGraded, type GradedPlanTask } from "../grading.js";
@@ -115,6 +115,7 @@ export async function finalizeRun(
       field: "usdc_spent",
     });
   const tasks = await getTasks(ctx, slug);
+  const chainTime = await closingChainTimeOrWall(ctx, slug);
   const budgeted = ctx.batchAnchorQuota !== null && !isOperatorAccount(p.account_id);
   const done = await oneRunAtATime(ctx, runId, async () => {
     // the run read again: a finalize queued behind another finds it finalized and grades nothing
@@ -145,7 +146,7 @@ export async function finalizeRun(
           );
         }
         const answers = await runAnswers(ctx, runId, t);
-        const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent, known });
+        const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent, known, chainTime });
         await t.runs.finalize(runId, {
           finalized_at_ms: scored.finalizedMs,
           answer_salt: scored.salt,
@@ -338,7 +339,8 @@ async function gradeBeforeTx(
 /**
  * Grades a run and builds its receipt (pure: the finalize transaction stores the result). The wall
  * clock runs from start to now in milliseconds; credits stay out of the receipt while the benchmark is
- * open. `known`: credits graded before the transaction ({@link gradeBeforeTx}), reused for unchanged answers.
+ * open (`isOpenAt`, with `chainTime` read before the transaction: {@link closingChainTimeOrWall}).
+ * `known`: credits graded before the transaction ({@link gradeBeforeTx}), reused for unchanged answers.
  */
 function scoreRun(
   ctx: PlatformContext,
@@ -346,11 +348,11 @@ function scoreRun(
   run: RunRecord,
   tasks: TaskRecord[],
   answers: Map<number, string>,
-  o: { queries: number; spent: string; known: GradedPlanTask[] | undefined },
+  o: { queries: number; spent: string; known: GradedPlanTask[] | undefined; chainTime: bigint | null },
 ) {
   const { queries, spent } = o;
   const runId = run.run_id;
-  const open = isOpen(ctx, b);
+  const open = isOpenAt(ctx, b, o.chainTime);
   const graded = gradePlan(run.plan, tasks, answers, undefined, o.known);
   const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
   const wall = wallSeconds(finalizedMs - run.started_at_ms);
@@ -396,6 +398,23 @@ function scoreRun(
     finalizedMs,
     salt,
   };
+}
+
+/**
+ * The chain's clock (unix s) that closes `slug`'s bounty, read now for a finalize (`closingChainTime`
+ * `write`; probe33 A-F2: with the chain past `closes_at` and the wall clock before it, the receipt and the
+ * answer must be those of a closed benchmark). A finalize stores nothing else the close decides (its
+ * answers were refused after it, `submit.ts`), so a failed read is not a refusal: null, the close judged
+ * by the wall clock alone (the receipt's credits then null, as while open), and the anchor's own chain
+ * failure is reported as before.
+ */
+async function closingChainTimeOrWall(ctx: PlatformContext, slug: string): Promise<bigint | null> {
+  try {
+    return await closingChainTime(ctx, await getBenchmark(ctx, slug), "write");
+  } catch (e) {
+    if (e instanceof PlatformError && e.code === "chain_error") return null;
+    throw e;
+  }
 }
 
 /** Everything the finalize transaction computed. */
