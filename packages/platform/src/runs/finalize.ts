@@ -14,6 +14,7 @@ import {
   type Receipt,
 } from "@bench-bounty/evidence";
 import { anchorDigests } from "../anchor-batch.js";
+import { byDeadlineOrNull } from "../deadline.js";
 import { type AnchorEvidence } from "../chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
 import { PlatformError } from "../errors.js";
@@ -81,10 +82,12 @@ export interface FinalizeOptions {
   /** USDC spent, exactly 6 decimals (default "0.000000"). */
   usdc_spent?: string;
   /**
-   * Latest moment (unix ms) to wait for the receipt's anchor batch before answering (default: no
-   * deadline but the batcher's `revealWaitMs`): the server gives every finalize of one request the
-   * same one, so their waits end together within its time limit (probe15 A-F9). The transaction's lock
-   * waits end by it too (`WriteHow.answerBy`; probe19 A-F3): past it, `server_busy` with nothing written.
+   * Latest moment (unix ms) to wait for the receipt's anchor before answering, its batch or its
+   * immediate transaction (default: no deadline but the batcher's `revealWaitMs`; an immediate anchor
+   * not mined by it goes on and is recorded once mined, probe33 A-F5): the server gives every
+   * finalize of one request the same one, so their waits end together within its time limit (probe15
+   * A-F9). The transaction's lock waits end by it too (`WriteHow.answerBy`; probe19 A-F3): past it,
+   * `server_busy` with nothing written.
    */
   revealBy?: number;
 }
@@ -195,7 +198,10 @@ export async function finalizeRun(
     }
   } else if (ctx.chain && (await withinAnchorQuota(ctx, ctx.immediateAnchorQuota, p, done.finalizedMs))) {
     try {
-      [anchor] = (await anchorDigests(ctx, [done.hash], "receipt")) as [AnchorEvidence];
+      // its wait ends by the request's deadline, as the batch's does (probe33 A-F5): the send goes on,
+      // recorded once mined; the answer says pending
+      const sent = await byDeadlineOrNull(anchorDigests(ctx, [done.hash], "receipt"), opts.revealBy);
+      anchor = sent?.[0] ?? null;
     } catch (e) {
       // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it); a
       // squat (the hash anchored first by someone else with another kind) is reported the same way.
