@@ -37,3 +37,14 @@ export async function byDeadline<T, L>(
     if (onStop) stop?.removeEventListener("abort", onStop);
   }
 }
+
+/**
+ * `work`'s value if it settles by `by` (unix ms, wall clock), else null ({@link byDeadline}: the work
+ * goes on, its later failure dropped); with no `by` (the CLI, background work), `work` itself. A
+ * request's wait for an anchor its write sent ends by the request's deadline (probe33 A-F5): the write
+ * is committed, the anchor answered pending (null) and recorded once mined.
+ * @throws what `work` throws by `by`
+ */
+export function byDeadlineOrNull<T>(work: Promise<T>, by: number | undefined): Promise<T | null> {
+  return by === undefined ? work : byDeadline(work, by, () => null);
+}

@@ -112,13 +112,11 @@ export interface BenchmarkListItem extends PrizeFacts {
   private_tasks: number;
 }
 
-/** The list item of a benchmark; `verified` as in {@link prizeFacts} (null: the short render). */
-function listItemOf(
-  ctx: PlatformContext,
-  b: BenchmarkRecord,
-  verified: CheckedPrize | null,
-): BenchmarkListItem {
-  const open = isOpen(ctx, b);
+/**
+ * The list item of a benchmark; `verified` as in {@link prizeFacts} (null: the short render); `open` as
+ * `isOpen` reads it (its close by the wall clock or the chain's, probe33 A-F2).
+ */
+function listItemOf(b: BenchmarkRecord, verified: CheckedPrize | null, open: boolean): BenchmarkListItem {
   return {
     slug: b.slug,
     title: b.title,
@@ -159,7 +157,9 @@ export async function benchmarkList(
   const read = await ctx.store.benchmarks.list({ offset: asked.offset, limit: asked.limit + 1 });
   const { rows, next_offset } = pageOfRows(read, asked);
   return {
-    rows: rows.map((record) => ({ item: listItemOf(ctx, record, null), record })),
+    rows: await Promise.all(
+      rows.map(async (record) => ({ item: listItemOf(record, null, await isOpen(ctx, record)), record })),
+    ),
     offset: asked.offset,
     limit: asked.limit,
     next_offset,
@@ -284,7 +284,7 @@ export async function benchmarkRecordView(
     commitment_anchor_status: c.status,
     commitment_squat: c.squat,
     ...(theirs ? { plan_seed, dataset_id } : {}),
-    open: isOpen(ctx, b),
+    open: await isOpen(ctx, b),
   };
 }
 
@@ -369,7 +369,7 @@ export async function benchmarkDetail(
   const b = await getBenchmark(ctx, slug);
   const verified = b.bounty ? await checkedOnChain(ctx, b, b.bounty) : null;
   return {
-    ...listItemOf(ctx, b, verified),
+    ...listItemOf(b, verified, await isOpen(ctx, b)),
     created_at: b.created_at,
     max_attempts: b.config.max_attempts,
     public_tasks_per_run: b.config.public_tasks_per_run,

@@ -281,7 +281,7 @@ export async function leaderboard(
   const versioned = await ctx.store.benchmarks.getVersioned(slug);
   if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
   const { record: b, board_version: version } = versioned;
-  const open = isOpen(ctx, b);
+  const open = await isOpen(ctx, b);
   const want = opts.board ?? (open ? "public" : "final");
   if (want === "final" && open && !isAuthorOf(opts.viewer, b)) {
     forbid("benchmark_author_only", `the final board of ${slug} is served once it closes (SPEC 6.1)`, {

@@ -743,7 +743,7 @@ export class Platform {
     if (!goldVisible(viewer, b)) assertAuthor(requirePrincipal(viewer), b);
     return getTasks(this.ctx, slug);
   }
-  /** True while the benchmark accepts runs. */
+  /** True while the benchmark accepts runs (`isOpen`: its close by the wall clock or the chain's, read as the detail does). */
   async isOpen(slug: string): Promise<boolean> {
     return isOpen(this.ctx, await getBenchmark(this.ctx, slug));
   }

@@ -36,6 +36,7 @@
 import { keccak256Hex, type Hex } from "@bench-bounty/evidence";
 import { anchorDigests } from "./anchor-batch.js";
 import type { AnchorEvidence } from "./chain.js";
+import { byDeadlineOrNull } from "./deadline.js";
 import type { BenchmarkConfig, PlatformContext } from "./context.js";
 import { validateDataset, type DatasetInput, type ValidatedDataset } from "./dataset.js";
 import { PlatformError } from "./errors.js";
@@ -99,6 +100,9 @@ export {
   testSetRowOf,
   getTasks,
   isOpen,
+  isOpenAt,
+  closureOf,
+  closingChainTime,
 } from "./publish/reads.js";
 
 /** A stored dataset's summary. */
@@ -639,9 +643,10 @@ export interface PublishHow {
    * request's deadline for waits, `AppEnv.revealBy`). One instant serves both waits a publish has: its
    * write begins by it (a planning that ends later, after waiting in the server's dataset worker queue,
    * is refused `server_busy` with nothing written, probe16 A-F5: a publish answered 503
-   * `request_timeout` was stored after), and its commitment's anchor batch is awaited until it (then the
-   * answer says `pending`; without it, the batcher's `revealWaitMs` only, probe15 A-F9). Two fields
-   * would name one deadline twice: the caller's patience ends once.
+   * `request_timeout` was stored after), and its commitment's anchor, its batch or its immediate
+   * transaction, is awaited until it (then the answer says `pending`, and an immediate transaction goes
+   * on and is recorded once mined, probe33 A-F5; without it, the batcher's `revealWaitMs` only, probe15
+   * A-F9). Two fields would name one deadline twice: the caller's patience ends once.
    */
   answerBy?: number;
   /**
@@ -907,7 +912,9 @@ async function publishNow(
     anchor = await ctx.anchorBatcher.anchored(plan.root, how.answerBy);
   } else if (await mayAnchorCommitmentNow(ctx, author, createdAt)) {
     try {
-      anchor = await anchorCommitment(ctx, slug);
+      // its wait ends by the request's deadline, as the batch's does (probe33 A-F5): the send goes on,
+      // recorded once mined; the answer says pending
+      anchor = await byDeadlineOrNull(anchorCommitment(ctx, slug), how.answerBy);
     } catch (e) {
       // The benchmark is stored; its commitment stays pending (reported here; `anchor` / `award` retry
       // it), or was anchored first by someone else with another kind (reported the same way).

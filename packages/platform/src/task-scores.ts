@@ -135,7 +135,7 @@ async function readableBenchmark(
   const versioned = await ctx.store.benchmarks.getVersioned(slug);
   if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
   const { record: b, board_version: version } = versioned;
-  const open = isOpen(ctx, b);
+  const open = await isOpen(ctx, b);
   if ((b.config.leaderboard_visibility ?? "public") === "buyer_only" && !isAuthorOf(viewer, b))
     forbid("benchmark_author_only", `the per-task scores of ${slug} are for its buyer only`, { slug });
   if (!receiptsVisible(viewer, b, open))

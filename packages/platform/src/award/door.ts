@@ -457,7 +457,7 @@ async function notYetAwarded(
       reason: "not_awarded",
       message: `bounty ${b.bounty.bounty_id} is Awarded on-chain, but this store prepared no award for it: it has no pack to serve`,
     };
-  if (isOpen(ctx, b))
+  if (await isOpen(ctx, b, "read", by))
     return {
       kind: "unavailable",
       reason: "withheld_live_contest",

@@ -1,8 +1,9 @@
 /**
- * Reading published benchmarks: the record, the list, the tasks (cached per process, frozen), the answer allowance, the test-set row of a task and whether a benchmark is open.
+ * Reading published benchmarks: the record, the list, the tasks (cached per process, frozen), the answer allowance, the test-set row of a task and whether a benchmark is open (the one rule of its close, `isOpenAt`).
  */
 import type { TestSetRow } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
+import { chainTimeForRead } from "../bounty-read.js";
 import { PlatformError } from "../errors.js";
 import type { Tables } from "../store.js";
 import { answerBudget, packByteLimit, runTaskCount, titlePackBytes } from "../pack-budget.js";
@@ -100,8 +101,108 @@ export async function getTasks(
   return tasks;
 }
 
-/** True while the benchmark accepts runs: published, and before the bounty's `closes_at` by the platform clock. */
-export function isOpen(ctx: PlatformContext, b: BenchmarkRecord): boolean {
-  if (b.status !== "published") return false;
-  return b.bounty === null || ctx.clock() < b.bounty.closes_at * 1000;
+/**
+ * How {@link isOpen} reads the chain's clock for a benchmark bound to an on-chain bounty:
+ * - `read` (the detail, the list, the boards, receipts, the door): the shared read of
+ *   `chainTimeForRead` (at most `BOUNTY_READ_TTL_MS`, 5 s, old), waited for at most
+ *   {@link OPEN_READ_WAIT_MS} (or the caller's deadline); no answer: the wall clock alone;
+ * - `write` (a run's start and its answers, where the close decides what can win money): the latest
+ *   block read now; a failed read refuses the write `chain_error` (nothing stored), never guessed open.
+ */
+export type ClockRead = "read" | "write";
+
+/** How long (ms, wall clock) a read waits for the chain's clock before judging the close by the wall clock alone. */
+export const OPEN_READ_WAIT_MS = 1_000;
+
+/**
+ * The one rule of a benchmark's close (SPEC 1: the award is allowed from `closesAt <= block.timestamp`;
+ * probe33 A-F2): open while published and, when bound to a bounty, before its `closes_at` (unix s) by the
+ * platform's clock (`ctx.clock`) AND by the chain's (`chainTime`, the latest block's time in unix s, null
+ * when not read): whichever reaches `closes_at` first closes it. Off-chain benchmarks (no bounty) keep
+ * the wall clock only: a status change closes them.
+ */
+export function isOpenAt(ctx: PlatformContext, b: BenchmarkRecord, chainTime: bigint | null): boolean {
+  return closureOf(ctx, b, chainTime) === null;
+}
+
+/** Why a benchmark is closed ({@link isOpenAt}'s rule), or null while it is open. */
+export interface Closure {
+  /** What closed it: its stored status (closed by the operator or the award, or awarded), or a clock. */
+  closed_by: "status" | "wall_clock" | "chain_clock";
+  /** The words of the reason, e.g. "its bounty's closes_at 1796604778 (2026-12-07T00:52:58Z) has passed by the chain's clock (latest block 1796604981)". */
+  reason: string;
+  /** The facts, for an error's `details`: the status, `closes_at` and the clock that passed it (unix s). */
+  details: { status: string; closes_at?: number; chain_time?: number; platform_time?: number };
+}
+
+/** Why `b` is closed, or null while open ({@link isOpenAt}: the rule itself). */
+export function closureOf(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  chainTime: bigint | null,
+): Closure | null {
+  if (b.status !== "published")
+    return { closed_by: "status", reason: `it is ${b.status}`, details: { status: b.status } };
+  if (b.bounty === null) return null;
+  const closesAt = b.bounty.closes_at;
+  const when = `its bounty's closes_at ${closesAt} (${new Date(closesAt * 1000).toISOString()})`;
+  const now = ctx.clock();
+  if (now >= closesAt * 1000)
+    return {
+      closed_by: "wall_clock",
+      reason: `${when} has passed by the platform's clock (${Math.floor(now / 1000)})`,
+      details: { status: b.status, closes_at: closesAt, platform_time: Math.floor(now / 1000) },
+    };
+  if (chainTime !== null && chainTime >= BigInt(closesAt))
+    return {
+      closed_by: "chain_clock",
+      reason: `${when} has passed by the chain's clock (latest block ${chainTime})`,
+      details: { status: b.status, closes_at: closesAt, chain_time: Number(chainTime) },
+    };
+  return null;
+}
+
+/**
+ * The chain's clock (unix s) {@link isOpenAt} needs for `b`, read as `how` says ({@link ClockRead}):
+ * null when the chain cannot close it (not published, no bounty, already past `closes_at` by the wall
+ * clock, no chain in this process, or a chain of another id than the bounty's) or, for a `read`, when the
+ * chain did not answer in time.
+ * @param by unix ms (wall clock): a `read`'s deadline (default {@link OPEN_READ_WAIT_MS} from now)
+ * @throws PlatformError `chain_error` (a `write` whose read failed: `details.slug`, `closes_at`)
+ */
+export async function closingChainTime(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  how: ClockRead,
+  by?: number,
+): Promise<bigint | null> {
+  const chain = ctx.chain;
+  if (b.status !== "published" || b.bounty === null || chain === null) return null;
+  if (chain.config.chainId !== b.bounty.chain_id || ctx.clock() >= b.bounty.closes_at * 1000) return null;
+  if (how === "read") return chainTimeForRead(ctx, by ?? Date.now() + OPEN_READ_WAIT_MS);
+  try {
+    return await chain.latestTimestamp();
+  } catch (e) {
+    if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
+    throw new PlatformError(
+      "chain_error",
+      `benchmark ${b.slug} closes at its bounty's closes_at ${b.bounty.closes_at} by the chain's clock, which could not be read (${e.message}): nothing was stored, try again`,
+      { slug: b.slug, closes_at: b.bounty.closes_at },
+    );
+  }
+}
+
+/**
+ * True while the benchmark accepts runs and answers ({@link isOpenAt}, the chain's clock read as `how`
+ * says: {@link closingChainTime}).
+ * @param by unix ms: a `read`'s deadline for the chain's clock
+ * @throws PlatformError `chain_error` (a `write` whose read of the chain's clock failed)
+ */
+export async function isOpen(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  how: ClockRead = "read",
+  by?: number,
+): Promise<boolean> {
+  return isOpenAt(ctx, b, await closingChainTime(ctx, b, how, by));
 }

@@ -14,10 +14,11 @@ import {
   type Receipt,
 } from "@bench-bounty/evidence";
 import { anchorDigests } from "../anchor-batch.js";
+import { byDeadlineOrNull } from "../deadline.js";
 import { type AnchorEvidence } from "../chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
 import { PlatformError } from "../errors.js";
-import { getBenchmark, getTasks, isOpen } from "../publish.js";
+import { closingChainTime, getBenchmark, getTasks, isOpenAt } from "../publish.js";
 import { assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "../identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "../identity/principal.js";
 import { gradePlan, gradePlanSliced, scoreGraded, type GradedPlanTask } from "../grading.js";
@@ -81,10 +82,12 @@ export interface FinalizeOptions {
   /** USDC spent, exactly 6 decimals (default "0.000000"). */
   usdc_spent?: string;
   /**
-   * Latest moment (unix ms) to wait for the receipt's anchor batch before answering (default: no
-   * deadline but the batcher's `revealWaitMs`): the server gives every finalize of one request the
-   * same one, so their waits end together within its time limit (probe15 A-F9). The transaction's lock
-   * waits end by it too (`WriteHow.answerBy`; probe19 A-F3): past it, `server_busy` with nothing written.
+   * Latest moment (unix ms) to wait for the receipt's anchor before answering, its batch or its
+   * immediate transaction (default: no deadline but the batcher's `revealWaitMs`; an immediate anchor
+   * not mined by it goes on and is recorded once mined, probe33 A-F5): the server gives every
+   * finalize of one request the same one, so their waits end together within its time limit (probe15
+   * A-F9). The transaction's lock waits end by it too (`WriteHow.answerBy`; probe19 A-F3): past it,
+   * `server_busy` with nothing written.
    */
   revealBy?: number;
 }
@@ -115,6 +118,7 @@ export async function finalizeRun(
       field: "usdc_spent",
     });
   const tasks = await getTasks(ctx, slug);
+  const chainTime = await closingChainTimeOrWall(ctx, slug);
   const budgeted = ctx.batchAnchorQuota !== null && !isOperatorAccount(p.account_id);
   const done = await oneRunAtATime(ctx, runId, async () => {
     // the run read again: a finalize queued behind another finds it finalized and grades nothing
@@ -145,7 +149,7 @@ export async function finalizeRun(
           );
         }
         const answers = await runAnswers(ctx, runId, t);
-        const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent, known });
+        const scored = scoreRun(ctx, b, run, tasks, answers, { queries, spent, known, chainTime });
         await t.runs.finalize(runId, {
           finalized_at_ms: scored.finalizedMs,
           answer_salt: scored.salt,
@@ -194,7 +198,10 @@ export async function finalizeRun(
     }
   } else if (ctx.chain && (await withinAnchorQuota(ctx, ctx.immediateAnchorQuota, p, done.finalizedMs))) {
     try {
-      [anchor] = (await anchorDigests(ctx, [done.hash], "receipt")) as [AnchorEvidence];
+      // its wait ends by the request's deadline, as the batch's does (probe33 A-F5): the send goes on,
+      // recorded once mined; the answer says pending
+      const sent = await byDeadlineOrNull(anchorDigests(ctx, [done.hash], "receipt"), opts.revealBy);
+      anchor = sent?.[0] ?? null;
     } catch (e) {
       // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it); a
       // squat (the hash anchored first by someone else with another kind) is reported the same way.
@@ -338,7 +345,8 @@ async function gradeBeforeTx(
 /**
  * Grades a run and builds its receipt (pure: the finalize transaction stores the result). The wall
  * clock runs from start to now in milliseconds; credits stay out of the receipt while the benchmark is
- * open. `known`: credits graded before the transaction ({@link gradeBeforeTx}), reused for unchanged answers.
+ * open (`isOpenAt`, with `chainTime` read before the transaction: {@link closingChainTimeOrWall}).
+ * `known`: credits graded before the transaction ({@link gradeBeforeTx}), reused for unchanged answers.
  */
 function scoreRun(
   ctx: PlatformContext,
@@ -346,11 +354,11 @@ function scoreRun(
   run: RunRecord,
   tasks: TaskRecord[],
   answers: Map<number, string>,
-  o: { queries: number; spent: string; known: GradedPlanTask[] | undefined },
+  o: { queries: number; spent: string; known: GradedPlanTask[] | undefined; chainTime: bigint | null },
 ) {
   const { queries, spent } = o;
   const runId = run.run_id;
-  const open = isOpen(ctx, b);
+  const open = isOpenAt(ctx, b, o.chainTime);
   const graded = gradePlan(run.plan, tasks, answers, undefined, o.known);
   const finalizedMs = Math.max(ctx.clock(), run.started_at_ms);
   const wall = wallSeconds(finalizedMs - run.started_at_ms);
@@ -396,6 +404,23 @@ function scoreRun(
     finalizedMs,
     salt,
   };
+}
+
+/**
+ * The chain's clock (unix s) that closes `slug`'s bounty, read now for a finalize (`closingChainTime`
+ * `write`; probe33 A-F2: with the chain past `closes_at` and the wall clock before it, the receipt and the
+ * answer must be those of a closed benchmark). A finalize stores nothing else the close decides (its
+ * answers were refused after it, `submit.ts`), so a failed read is not a refusal: null, the close judged
+ * by the wall clock alone (the receipt's credits then null, as while open), and the anchor's own chain
+ * failure is reported as before.
+ */
+async function closingChainTimeOrWall(ctx: PlatformContext, slug: string): Promise<bigint | null> {
+  try {
+    return await closingChainTime(ctx, await getBenchmark(ctx, slug), "write");
+  } catch (e) {
+    if (e instanceof PlatformError && e.code === "chain_error") return null;
+    throw e;
+  }
 }
 
 /** Everything the finalize transaction computed. */

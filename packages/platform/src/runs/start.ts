@@ -8,7 +8,7 @@ import type { BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { Tables } from "../store.js";
 import { isUniqueViolation } from "../store/executor.js";
-import { getBenchmark, getTasks, isOpen } from "../publish.js";
+import { closingChainTime, closureOf, getBenchmark, getTasks } from "../publish.js";
 import { assertAgentOwner, assertMayOwnAgents } from "../identity/access.js";
 import { type Principal } from "../identity/principal.js";
 import {
@@ -102,7 +102,9 @@ async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
 /**
  * Starts a run for an agent (registering the agent on first sight, with the address of the account's
  * first agent).
- * @throws PlatformError `invalid_option` (`agent_id` not of the agent-id rule), `unknown_benchmark`, `benchmark_closed`, `anchor_squatted` (its commitment was
+ * @throws PlatformError `invalid_option` (`agent_id` not of the agent-id rule), `unknown_benchmark`, `benchmark_closed` (its status,
+ *   or its bounty's `closes_at` reached by the wall clock or the chain's: `details.closed_by`, `closes_at`, `chain_time`),
+ *   `chain_error` (the chain's clock could not be read for a benchmark with a bounty: nothing stored), `anchor_squatted` (its commitment was
  *   anchored first by someone else with another kind: its award can never verify, probe15 A-F6),
  *   `withdrawal_address_required`
  *   ({@link assertPayable}), `run_in_progress`, `max_attempts_reached`, `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
@@ -120,12 +122,15 @@ export async function startRun(
 ): Promise<StartedRun> {
   checkAgentId(agentId);
   const b = await getBenchmark(ctx, slug);
-  // checked before the agent is registered: a refused start leaves nothing behind
-  if (!isOpen(ctx, b))
-    throw new PlatformError("benchmark_closed", `benchmark ${slug} is closed to new runs`, {
-      slug,
-      status: b.status,
-    });
+  // checked before the agent is registered: a refused start leaves nothing behind; the chain's clock
+  // read now (probe33 A-F2: a run started after the on-chain close was ranked and paid)
+  const closure = closureOf(ctx, b, await closingChainTime(ctx, b, "write"));
+  if (closure !== null)
+    throw new PlatformError(
+      "benchmark_closed",
+      `benchmark ${slug} is closed to new runs: ${closure.reason}`,
+      { slug, ...closure.details, closed_by: closure.closed_by },
+    );
   if (b.commitment_anchor === null) {
     const squat = await ctx.store.anchors.squatOf(b.commit_root);
     if (squat !== null) throw squattedError(b.commit_root, "commitment", squat);

@@ -16,7 +16,7 @@ import {
   receiptReserveBytes,
 } from "../store/answer-totals.js";
 import { NETWORK_SHARE_DIVISOR, networkShareOf } from "../network-share.js";
-import { getBenchmark, isOpen } from "../publish.js";
+import { closingChainTime, closureOf, getBenchmark } from "../publish.js";
 import { assertRunOwner } from "../identity/access.js";
 import { isOperatorAccount, type Principal } from "../identity/principal.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH } from "../pack-budget.js";
@@ -115,19 +115,27 @@ function answerIssue(
 }
 
 /**
- * Refuses answers to a benchmark that no longer takes them (closed, awarded, reclaimed): a run left
- * in progress past the close must not change what the award was computed from.
- * @throws PlatformError `benchmark_closed` (`details.rule: "benchmark_closed"`)
+ * Refuses answers to a benchmark that no longer takes them (closed, awarded, reclaimed, or past its
+ * bounty's `closes_at` by the wall clock or `chainTime`, the chain's clock read for the write: probe33
+ * A-F2): a run left in progress past the close must not change what the award was computed from.
+ * @throws PlatformError `benchmark_closed` (`details.rule: "benchmark_closed"`, `closed_by`, `closes_at`, `chain_time`)
  */
-function assertTakesAnswers(ctx: PlatformContext, b: BenchmarkRecord, runId: string): void {
-  if (!isOpen(ctx, b))
+function assertTakesAnswers(
+  ctx: PlatformContext,
+  b: BenchmarkRecord,
+  runId: string,
+  chainTime: bigint | null,
+): void {
+  const closure = closureOf(ctx, b, chainTime);
+  if (closure !== null)
     throw new PlatformError(
       "benchmark_closed",
-      `benchmark ${b.slug} is closed: run ${runId} takes no more answers`,
+      `benchmark ${b.slug} is closed (${closure.reason}): run ${runId} takes no more answers`,
       {
         rule: "benchmark_closed",
         slug: b.slug,
-        status: b.status,
+        ...closure.details,
+        closed_by: closure.closed_by,
         run_id: runId,
       },
     );
@@ -138,7 +146,8 @@ function assertTakesAnswers(ctx: PlatformContext, b: BenchmarkRecord, runId: str
  * A batch holds at most as many answers as the run has tasks (checked before any item is looked at).
  * @returns how many answers the run now holds
  * @throws PlatformError `unknown_run`, `run_not_in_progress`, `benchmark_closed` (the benchmark closed
- *   or was awarded while the run was in progress), `answer_quota_exceeded` (the account's or all
+ *   or was awarded while the run was in progress, or its bounty's `closes_at` passed by the wall clock
+ *   or the chain's), `chain_error` (the chain's clock could not be read: nothing stored), `answer_quota_exceeded` (the account's or all
  *   accounts' stored answer bytes, {@link countStoredBytes}; nothing stored), `invalid_answers` with `details.field: "answers"`
  *   and `details.limit: "run_tasks"`, `max_answers` when the batch is longer than the run, else with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
@@ -161,7 +170,9 @@ export async function submitAnswers(
     });
   }
   const b = await getBenchmark(ctx, run.slug);
-  assertTakesAnswers(ctx, b, runId);
+  // the chain's clock read now, before the transaction (no lock held over an RPC; probe33 A-F2)
+  const chainTime = await closingChainTime(ctx, b, "write");
+  assertTakesAnswers(ctx, b, runId, chainTime);
   if (!Array.isArray(answers))
     throw new PlatformError("invalid_answers", "answers must be a list of {ordinal, answer_text}", {
       field: "answers",
@@ -199,7 +210,7 @@ export async function submitAnswers(
           run_id: runId,
           status: cur.status,
         });
-      assertTakesAnswers(ctx, await getBenchmark(ctx, run.slug, t), runId);
+      assertTakesAnswers(ctx, await getBenchmark(ctx, run.slug, t), runId, chainTime);
       // the stored-answer quotas (probe14 D1-F20): what the batch adds, over the answers it replaces
       const added =
         good.reduce((n, a) => n + Buffer.byteLength(a.answer_text, "utf8"), 0) -

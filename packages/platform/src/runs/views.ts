@@ -79,25 +79,25 @@ export async function runView(ctx: PlatformContext, viewer: Principal, runId: st
   const b = await getBenchmark(ctx, run.slug);
   if (run.account_id !== viewer.account_id && !isAuthorOf(viewer, b) && !isOperator(viewer))
     assertRunOwner(viewer, run);
-  return toView(ctx, viewer, run, b, await withheldDigests(ctx.store, [run.receipt_hash], [b]), run.receipt);
+  const withheld = await withheldDigests(ctx.store, [run.receipt_hash], [b]);
+  return toView(viewer, run, b, await isOpen(ctx, b), withheld, run.receipt);
 }
 
 /**
  * A run as served to `viewer`. `receipt`: the one-run view passes the run's receipt (null before
  * finalize) and carries it where {@link receiptsVisible} allows it; a list of runs passes none and never
  * carries one (probe16 A-F7: a page of 1,000 closed runs carried every receipt, ~1.7 GB), only
- * `receipt_hash` and `receipt_anchor_status`.
+ * `receipt_hash` and `receipt_anchor_status`. `open`: whether `b` is open (`isOpen`).
  */
 function toView(
-  ctx: PlatformContext,
   viewer: Principal | null,
   run: RunSummary,
   b: BenchmarkRecord,
+  open: boolean,
   withheld: Withheld,
   receipt?: Receipt | null,
 ): RunView {
   const hash = shownDigest(run.receipt_hash, withheld);
-  const open = isOpen(ctx, b);
   const view: RunView = {
     run_id: run.run_id,
     benchmark: run.slug,
@@ -159,8 +159,10 @@ export async function myRuns(
     runs.map((r) => r.receipt_hash),
     [...benches.values()],
   );
+  const open = new Map<string, boolean>();
+  for (const [slug, b] of benches) open.set(slug, await isOpen(ctx, b));
   for (const r of runs) {
-    views.push(toView(ctx, p, r, benches.get(r.slug)!, withheld));
+    views.push(toView(p, r, benches.get(r.slug)!, open.get(r.slug)!, withheld));
   }
   return { runs: views, offset: asked.offset, limit: asked.limit, next_offset };
 }
@@ -192,7 +194,7 @@ export async function receiptOf(
     );
   const withheld = await withheldDigests(ctx.store, [run.receipt_hash], [b]);
   const hash = shownDigest(run.receipt_hash, withheld);
-  if (!receiptsVisible(viewer, b, isOpen(ctx, b)))
+  if (!receiptsVisible(viewer, b, await isOpen(ctx, b)))
     throw new PlatformError(
       "receipt_withheld",
       // "anchored" only when it is (probe25 A-F2: an off-chain store's hash is shown, never anchored)

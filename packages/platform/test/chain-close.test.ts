@@ -1,0 +1,106 @@
+/**
+ * probe33 A-F2: a benchmark bound to an on-chain bounty closes at the bounty's `closes_at` by the wall
+ * clock OR the chain's clock, whichever reaches it first. The platform judged it by its own clock alone,
+ * so with the chain ahead (a local node moved forward, a server clock behind Base's blocks) a run started
+ * after the on-chain close was accepted, ranked and paid the whole pool. Here the chain is moved past
+ * `closes_at` while the platform clock stays before it.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChainGateway } from "../src/chain.js";
+import { PlatformError } from "../src/errors.js";
+import { cities, lockPrize, openOnChainClock, promptAgent, rejection, useDevChain } from "./helpers.js";
+
+const devChain = useDevChain();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A published benchmark with a prize closing `closesIn` seconds after the chain's clock. */
+async function lockedBenchmark(accountIndex: number, tag: string, closesIn: number) {
+  const dc = devChain();
+  const { platform, chainNow, clock } = await openOnChainClock(dc, accountIndex);
+  const ds = await platform.createDataset(cities(6, tag));
+  const { slug } = await platform.publish(ds.dataset_id, {
+    title: `Close ${tag}`,
+    prompt_template: "What is the answer for {payload.city} #{payload.index}?",
+    grader_type: "exact",
+  });
+  const { closesAt } = await lockPrize(platform, dc, slug, chainNow, {
+    pool: 2_000_000n,
+    author: accountIndex + 1,
+    payoutRule: "winner_take_all",
+    closesIn,
+  });
+  return { dc, platform, clock, slug, closesAt };
+}
+
+describe("the close by the chain's clock (probe33 A-F2)", () => {
+  it("the chain past closes_at, the wall clock before it: closed to starts and answers, shown closed, the final board", async () => {
+    const { dc, platform, clock, slug, closesAt } = await lockedBenchmark(1, "chain-ahead", 600);
+    try {
+      const started = await platform.startRun(slug, "early");
+      await platform.submit(started.run.id, [
+        { ordinal: started.tasks[0]!.ordinal, answer_text: promptAgent(started.tasks[0]!.prompt) },
+      ]);
+      expect((await platform.real.benchmarkDetail(slug)).open).toBe(true);
+      await dc.increaseTime(700); // the chain's clock past closes_at
+      expect(clock.now()).toBeLessThan(closesAt * 1000); // the platform's still before it
+      clock.advance(6_000); // past the shared chain reads' 5 s (platform clock): a read sees the new block
+      const detail = await platform.real.benchmarkDetail(slug);
+      expect(detail).toMatchObject({ open: false, read_only: true, status: "published" });
+      const listed = (await platform.real.benchmarkList()).rows.find((r) => r.item.slug === slug)!;
+      expect(listed.item.open).toBe(false);
+      expect(await platform.isOpen(slug)).toBe(false);
+      // a new run is refused naming the close and both clocks
+      const late = await rejection(platform.startRun(slug, "late"));
+      expect(late.code).toBe("benchmark_closed");
+      expect(late.message).toContain(`closes_at ${closesAt}`);
+      expect(late.message).toContain("chain's clock");
+      expect(late.details).toMatchObject({ slug, closes_at: closesAt, closed_by: "chain_clock" });
+      expect(late.details.chain_time as number).toBeGreaterThanOrEqual(closesAt);
+      expect(await platform.listRuns(slug, "late")).toEqual([]);
+      // a run left in progress takes no more answers
+      const answer = await rejection(
+        platform.submit(started.run.id, [
+          { ordinal: started.tasks[1]!.ordinal, answer_text: promptAgent(started.tasks[1]!.prompt) },
+        ]),
+      );
+      expect(answer).toMatchObject({
+        code: "benchmark_closed",
+        details: { rule: "benchmark_closed", slug, closes_at: closesAt, closed_by: "chain_clock" },
+      });
+      // its finalize grades what it answered before the close, as after any close: credits revealed
+      const f = await platform.finalize(started.run.id);
+      expect(f.counts.answered).toBe(1);
+      expect(f.rank_accuracy).toBeDefined();
+      expect((await platform.getRun(started.run.id)).receipt!.tasks.every((t) => t.credit !== null)).toBe(
+        true,
+      );
+      // the leaderboard is the final one, the door no longer says the contest is live
+      expect(await platform.leaderboard(slug)).toMatchObject({ board: "final" });
+      const door = await platform.awardEvidence(slug);
+      expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
+
+  it("a start whose chain-clock read fails is refused chain_error naming the close, nothing stored", async () => {
+    const { platform, slug, closesAt } = await lockedBenchmark(3, "chain-down", 600);
+    try {
+      const spy = vi
+        .spyOn(ChainGateway.prototype, "latestTimestamp")
+        .mockRejectedValue(new PlatformError("chain_error", "read the latest block failed: down", {}));
+      const e = await rejection(platform.startRun(slug, "blind"));
+      expect(e.code).toBe("chain_error");
+      expect(e.message).toContain(`closes_at ${closesAt}`);
+      expect(e.details).toMatchObject({ slug, closes_at: closesAt });
+      expect(await platform.listRuns(slug, "blind")).toEqual([]);
+      spy.mockRestore();
+      expect((await platform.startRun(slug, "blind")).run.attempt).toBe(1);
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
+});
