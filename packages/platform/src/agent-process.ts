@@ -466,7 +466,15 @@ export const MAX_AGENT_STDOUT_BYTES = 16 * 1024 * 1024;
 /** The result of one agent process. */
 export type AgentProcessResult =
   | { kind: "aborted" }
-  | { kind: "timeout"; stderrTail: string }
+  | {
+      kind: "timeout";
+      stderrTail: string;
+      /**
+       * Its stdout's bytes read by the timeout (at most {@link MAX_AGENT_STDOUT_BYTES}): a whole document
+       * there is an agent that answered and did not exit (probe33 B-F10's addendum, said "no answer").
+       */
+      stdout: Uint8Array;
+    }
   | {
       /**
        * Its stdout passed {@link MAX_AGENT_STDOUT_BYTES}: the process group was killed at once (probe33
@@ -613,7 +621,8 @@ function spawnAgent(
       log.close();
       signal.removeEventListener("abort", onAbort);
       if (settled === "aborted") resolve({ kind: "aborted" });
-      else if (settled === "timeout") resolve({ kind: "timeout", stderrTail: stderrTailOf(errTail) });
+      else if (settled === "timeout")
+        resolve({ kind: "timeout", stderrTail: stderrTailOf(errTail), stdout: Buffer.concat(out) });
       else if (settled === "stdout_over_limit")
         resolve({ kind: "stdout_over_limit", stdoutBytes: outLen, stderrTail: stderrTailOf(errTail) });
       else

@@ -461,6 +461,23 @@ describe("an agent's stdout is bounded while streaming (probe33 B-F10)", () => {
     }
     expect(r.finalized!.counts.answered).toBe(0);
   }, 90_000);
+
+  // probe33 B-F10 addendum: an agent that printed its answers, closed stdout and lingered was told "no answer"
+  it("an agent that prints its answers and does not exit is told it must exit, not 'no answer'", async () => {
+    const s = await store();
+    const e = await runBenchmark(
+      await s.platform.backend("linger"),
+      s.slug,
+      "linger",
+      { kind: "command", command: `cat >/dev/null; printf '{"answers":[]}'; exec 1>&-; sleep 60` },
+      { batchSize: 1, taskTimeoutMs: 6_000 }, // long enough for the sandbox to start on a loaded machine
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    expect((e as PlatformError).message).toMatch(
+      /task \d+: timeout: the agent printed a JSON document \(14 bytes\) but did not exit within 6000 ms \(process killed\): it must exit 0 once it has printed its answers/,
+    );
+    expect((e as PlatformError).message).not.toMatch(/no answer within/);
+  }, 30_000);
 });
 
 // probe31 B-F8: an entry whose ordinal is a string ("0") or not one of the batch's was dropped without a

@@ -125,10 +125,14 @@ export async function askAgent(
     for (const t of batch) out.set(t.ordinal, { status, reason, ...(note !== undefined ? { note } : {}) });
     return out;
   };
+  const limitMs = cp.options.task_timeout_ms * batch.length;
   if (res.kind === "timeout")
     return failAll(
       "timeout",
-      `no answer within ${cp.options.task_timeout_ms * batch.length} ms (process killed; raise the per-task timeout if the agent is slow)${stderrNote(res.stderrTail)}`,
+      isJsonDocument(res.stdout)
+        ? // it answered and lingered: the protocol's "exit 0" is what it missed (probe33 B-F10 addendum)
+          `the agent printed a JSON document (${res.stdout.length} bytes) but did not exit within ${limitMs} ms (process killed): it must exit 0 once it has printed its answers${stderrNote(res.stderrTail)}`
+        : `no answer within ${limitMs} ms (process killed; raise the per-task timeout if the agent is slow)${stderrNote(res.stderrTail)}`,
     );
   if (res.kind === "stdout_over_limit")
     return failAll(
@@ -218,6 +222,17 @@ export function absoluteAgentCommand(command: string, from: string = process.cwd
     return shellWord(abs);
   });
   return found ? words.join("") : undefined;
+}
+
+/** Whether `bytes` are one whole JSON document (UTF-8): what an agent prints before it exits. */
+function isJsonDocument(bytes: Uint8Array): boolean {
+  if (bytes.length === 0 || firstInvalidUtf8(bytes) >= 0) return false;
+  try {
+    JSON.parse(Buffer.from(bytes).toString("utf8"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
