@@ -326,6 +326,7 @@ export function howToCompete(slug: string, baseUrl: string): string {
  * The prize of `b` as the chain shows it for this read: its status name when token, author, pool and
  * root match the attached bounty and token and awarder are the service's, else `mismatch`; null when not
  * checked (no chain, a final recorded status, or no answer from the chain in time: `bountyForRead`).
+ * A bounty the chain shows reclaimed is recorded so (final; the list shows the recorded status).
  * A funded one past its award deadline by the chain's clock (`chainTimeForRead`, shared) carries
  * `windowPassed` (probe29 C-F5).
  */
@@ -347,6 +348,9 @@ async function checkedOnChain(
     on.awarder.toLowerCase() === ctx.chain.address;
   if (!matches) return { status: "mismatch" };
   const status = BOUNTY_STATUS_NAMES[on.status] ?? "unknown";
+  // Reclaimed is final on-chain and nothing else records it: recorded here, so the list (which never
+  // reads the chain) stops calling the bounty funded (probe33 C-F6). An award records its own status.
+  if (status === "reclaimed") await ctx.store.benchmarks.setBounty(b.slug, { ...bounty, status });
   if (status !== "funded") return { status };
   const chainTime = await chainTimeForRead(ctx);
   return { status, windowPassed: chainTime === null ? null : awardWindowPassed(on.awardDeadline, chainTime) };

@@ -89,6 +89,9 @@ describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)"
       bounty_status: "reclaimed",
       prize_note: "the author reclaimed the pool: no award can come",
     });
+    // recorded (final on-chain): the list, which never reads the chain, no longer says funded
+    const listed = (await platform.real.benchmarkList()).rows.find((r) => r.item.slug === slug)?.item;
+    expect(listed).toMatchObject({ bounty_status: "reclaimed", prize_checked_on_chain: false });
     await platform.close();
   });
 });
