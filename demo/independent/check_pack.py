@@ -906,7 +906,9 @@ class Rpc:
         raw = self._fetch(method, req)
         try:
             doc = json.loads(raw)
-        except (ValueError, RecursionError):
+        except RecursionError:
+            raise RpcError(f"{self.where}: the answer to {method} nests deeper than this Python's JSON parser reads (not a JSON-RPC answer)") from None
+        except ValueError:
             raise RpcError(f"{self.where}: the answer to {method} is not JSON (is this a JSON-RPC node?)") from None
         if not isinstance(doc, dict) or ("error" not in doc and "result" not in doc):
             raise RpcError(f"{self.where}: the answer to {method} is not a JSON-RPC answer")

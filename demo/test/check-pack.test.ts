@@ -557,6 +557,23 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       );
     });
 
+    // probe33 B-N2: an answer nesting past Python's parser was called "not JSON"
+    it("names an RPC answer nested past the parser as too deep, not as 'not JSON' (exit 3)", async () => {
+      answer = (_method, res) => {
+        const body = `{"jsonrpc":"2.0","id":1,"result":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        res.end(body);
+      };
+      const origin = url.replace(/[.:/]/g, "\\$&");
+      expectOneLine(
+        await check([VECTOR, "--rpc", url]),
+        3,
+        new RegExp(
+          `^check_pack: cannot read rpc ${origin}: the answer to eth_chainId nests deeper than this Python's JSON parser reads`,
+        ),
+      );
+    });
+
     // probe33 B-F8: urllib took `user:pw@127.0.0.1` for the host ("name or service not known"), and the label
     // said "path not shown" where the credentials were hidden
     it("sends a URL's credentials as HTTP Basic and names the RPC by its origin, saying what is not shown", async () => {
