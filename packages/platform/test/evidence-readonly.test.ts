@@ -93,7 +93,7 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
     expect(JSON.parse(first.out).error.reason).toBe("award_pending");
     const printed = /no signing key needed\) with:\n {4}(.+)\n/.exec(first.err)?.[1];
     expect(printed, first.err).toBeDefined();
-    expect(printed).toContain('--rpc-url "$BENCH_BOUNTY_RPC_URL"');
+    expect(printed).not.toContain("--rpc-url"); // read from BENCH_BOUNTY_RPC_URL, never argv (probe34 B-F3)
     expect(printed).toContain(
       `--chain-id 8453 --bounty-contract ${dc.contracts.benchmarkBounty.toLowerCase()}`,
     );

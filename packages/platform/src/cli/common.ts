@@ -240,9 +240,9 @@ const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
  * by {@link invokedAs}), with the store and chain options of this invocation, so it works when pasted
  * as printed (after `env -u BENCH_BOUNTY_API_KEY` when that is set: `anchor` is the keyless operator's). The RPC URL is printed only
  * when it is a bare origin without userinfo; otherwise (a provider's key in its userinfo, path or
- * query: probe10 R2) the command reads it from `"$BENCH_BOUNTY_RPC_URL"`, never putting it in argv,
- * and when it was given as `--rpc-url` rather than in that variable a second line says to set it
- * (naming the URL by its origin only).
+ * query: probe10 R2) the command has no `--rpc-url` and reads the URL from `BENCH_BOUNTY_RPC_URL` (the
+ * option's variable), never in argv (probe34 B-F3), and when it was given as `--rpc-url` rather than
+ * in that variable a second line says to set it (naming the URL by its origin only).
  */
 export function anchorRetryCommand(slug: string, o: StoreOpts): string {
   return storeCommand("anchor", slug, o);
@@ -251,7 +251,7 @@ export function anchorRetryCommand(slug: string, o: StoreOpts): string {
 /**
  * The command that reads where the award of `slug` is on the chain (`bench-bounty evidence <slug>`
  * with `--rpc-url`), printed by `evidence` when it answered `award_pending` without a chain (probe24
- * C-F4): the store and contract options of this invocation, the RPC URL from `"$BENCH_BOUNTY_RPC_URL"`
+ * C-F4): the store and contract options of this invocation, the RPC URL read from `BENCH_BOUNTY_RPC_URL`
  * (a second line says to set it); it needs no signing key (the chain is opened read-only).
  */
 export function evidenceChainCommand(slug: string, o: StoreOpts, known: KnownChain = {}): string {
@@ -300,7 +300,7 @@ export function attachCommand(slug: string, bountyId: string, o: StoreOpts): str
 
 /**
  * `<program> <command> <slug> --store ...` with this invocation's chain options ({@link anchorRetryCommand}):
- * without `--rpc-url`, it reads the URL from `"$BENCH_BOUNTY_RPC_URL"`, with a line saying to set it.
+ * without `--rpc-url`, it reads the URL from `BENCH_BOUNTY_RPC_URL`, with a line saying to set it.
  */
 function storeCommand(
   command: "anchor" | "evidence" | "award" | "attach",
@@ -315,21 +315,19 @@ function storeCommand(
     command === "anchor" && process.env[API_KEY_ENV] !== undefined ? ["env", "-u", API_KEY_ENV] : [];
   const words = [...keyless, invokedAs(), ...[command, slug, ...args, "--store", o.store].map(shellWord)];
   let note = "";
+  // An URL that may carry a key is never a word of the command: the command reads it from
+  // BENCH_BOUNTY_RPC_URL itself (`--rpc-url`'s variable), so it is not in argv, where `ps` shows it to
+  // every local user (probe34 B-F3: `--rpc-url "$BENCH_BOUNTY_RPC_URL"` was expanded by the shell)
   if (o.rpcUrl === undefined) {
     // `evidence`, `award` and `attach` are printed to be run with a chain (`anchor` without one lists what it cannot anchor)
-    if (command !== "anchor") {
-      words.push("--rpc-url", `"$${RPC_URL_ENV}"`);
-      note = `\n  (first set ${RPC_URL_ENV} to the chain's JSON-RPC URL; on a chain without an address book entry add --bounty-contract and --anchor-registry)`;
-    }
+    if (command !== "anchor")
+      note = `\n  (first set ${RPC_URL_ENV} to the chain's JSON-RPC URL: the command reads it from there; on a chain without an address book entry add --bounty-contract and --anchor-registry)`;
   } else {
     const origin = bareOrigin(o.rpcUrl);
     if (origin !== undefined && !/^[^:/?#]+:\/\/[^/?#]*@/.test(o.rpcUrl))
       words.push("--rpc-url", shellWord(origin));
-    else {
-      words.push("--rpc-url", `"$${RPC_URL_ENV}"`);
-      if (process.env[RPC_URL_ENV] !== o.rpcUrl)
-        note = `\n  (first set ${RPC_URL_ENV} to the --rpc-url given for ${publicOrigin(o.rpcUrl)}: it is not printed, it may carry a key)`;
-    }
+    else if (process.env[RPC_URL_ENV] !== o.rpcUrl)
+      note = `\n  (first set ${RPC_URL_ENV} to the --rpc-url given for ${publicOrigin(o.rpcUrl)}: the command reads it from there; it is not printed, it may carry a key)`;
   }
   // the invocation's options, else what the store recorded (the bounty's chain and contract, the
   // commitment's registry): the command works as printed where no address book entry exists
