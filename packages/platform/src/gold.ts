@@ -2,7 +2,9 @@
  * Gold shaping (seed "Publish a Benchmark from Your Data", the table of step 2; SPEC 5): each row's
  * `gold_field` (default `label`) becomes the gold of its task, shaped per grader. Labels no answer could
  * ever match are refused at publish time naming the row, and every shaped gold is finally checked by the
- * evidence library's `validateGold` (the single source of the gold rules).
+ * evidence library's `validateGold` (the single source of the gold rules; among them, no string `norm`
+ * reads may hold a code point not assigned in Unicode 14.0.0, evidence `NORM_UNICODE_BASELINE`: probe34
+ * B-F1).
  *
  * | grader | gold | refused |
  * |---|---|---|
@@ -210,7 +212,8 @@ export function alternativesIssues(rows: readonly JsonValue[], field: string | u
  * Shapes the gold of one row for a grader.
  * @param row the stored row body
  * @param rowIndex dataset row index, for the error
- * @returns `{gold}`, or `{issue}` naming the row and the gold field
+ * @returns `{gold}`, or `{issue}` naming the row and the gold field (`alternatives_field` for an
+ *   alternative the grader rules refuse)
  */
 export function shapeGold(
   graderType: GraderType,
@@ -298,8 +301,12 @@ export function shapeGold(
   try {
     validateGold(graderType, gold);
   } catch (e) {
-    if (isEvidenceError(e)) return bad(`gold refused by the grader rules: ${e.message}`, "invalid_gold");
-    throw e;
+    if (!isEvidenceError(e)) throw e;
+    const issue = bad(`gold refused by the grader rules: ${e.message}`, "invalid_gold");
+    // an alternative comes from its own field of the row: the issue names that field
+    if (opts.alternatives_field !== undefined && /^\$\.alternatives\b/.test(e.path))
+      issue.issue.field = opts.alternatives_field;
+    return issue;
   }
   return { gold };
 }

@@ -693,6 +693,47 @@ describe("an alternatives_field no row has is refused, as a gold_field is (probe
   });
 });
 
+// probe34 B-F1: a gold of U+1E030 (assigned in Unicode 15.0, NFKC "а" in Node 20, itself in Python 3.11's
+// Unicode 14.0) was published and paid; the independent check regraded the award 0
+describe("a gold string norm reads holding a code point beyond Unicode 14.0.0 is refused (probe34 B-F1)", () => {
+  it("names the row, the field and the code point, for every grader with such strings; nothing published", async () => {
+    const platform = await openTemp();
+    const beyond = "\u{1e030}";
+    const cases: [Partial<PublishOptions>, unknown[], number, string, string][] = [
+      [{}, [r("a", undefined, 0), r(beyond, undefined, 1)], 1, "label", "$.value"],
+      [
+        { gold_field: "label.v", alternatives_field: "label.alts" },
+        [r({ v: "a", alts: ["b", `c${beyond}`] }, undefined, 0)],
+        0,
+        "label.alts",
+        "$.alternatives[1]",
+      ],
+      [{ grader_type: "contains_all" }, [r(["x", `y${beyond}`], undefined, 0)], 0, "label", "$.terms[1]"],
+      [
+        { grader_type: "json_fields" },
+        [r({ k: 1 }), r({ k: beyond }, undefined, 1)],
+        1,
+        "label",
+        "$.fields.k",
+      ],
+    ];
+    for (const [i, [over, rows, row, field, path]] of cases.entries()) {
+      const e = await rejection(publishRows(platform, rows, over, `u${i}`));
+      expect(e).toMatchObject({ code: "invalid_gold", details: { row_index: row, field } });
+      expect(e.message).toContain(
+        `gold: row ${row}, field ${field}: gold refused by the grader rules: ${path}: `,
+      );
+      expect(e.message).toMatch(
+        /holds U\+1E030 \(at UTF-16 offset \d+\), a code point not assigned in Unicode 14\.0\.0/,
+      );
+    }
+    expect(await platform.listBenchmarks()).toEqual([]);
+    // a code point of Unicode 14.0 (U+1FAF6, HEART HANDS) publishes
+    const ok = await publishRows(platform, [r("a\u{1faf6}")], {}, "ok");
+    expect(ok.status).toBe("published");
+  });
+});
+
 // probe28 A-F2: a 100,000-row upload's insert held SQLite `serve`'s event loop 2.1-2.6 s: the chunks'
 // awaits on better-sqlite3 resolve without a macrotask turn. Asserted by order, never by time.
 describe("a dataset upload's row insert yields to the event loop between chunks (probe28 A-F2)", () => {

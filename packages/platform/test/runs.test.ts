@@ -170,6 +170,38 @@ describe("start / submit / finalize", () => {
     expect((await platform.runAnswers(run)).size).toBe(0);
   });
 
+  // probe34 B-F1: an answer of U+1E030 (Unicode 15.0) was graded 1 by the platform (Node's tables) and 0
+  // by the independent Python check (Unicode 14.0): the award could not be regraded alike
+  it("an answer holding a code point not assigned in Unicode 14.0.0 is refused naming it (probe34 B-F1)", async () => {
+    const { platform, slug } = await setup({ n: 4 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const e = await rejection(
+      platform.submit(run, [
+        { ordinal: 0, answer_text: "fine \u{1faf6}" }, // HEART HANDS, Unicode 14.0
+        { ordinal: 1, answer_text: "ab\u{1e030}" },
+      ]),
+    );
+    expect(e.code).toBe("invalid_answers");
+    expect(e.message).toMatch(
+      /^answers\[1\]: answer_text holds U\+1E030 \(at UTF-16 offset 2\), a code point not assigned in Unicode 14\.0\.0: norm\(\) \(SPEC 5\)/,
+    );
+    expect(e.details.errors).toEqual([
+      expect.objectContaining({
+        index: 1,
+        ordinal: 1,
+        code: "unassigned_code_point",
+        field: "answer_text",
+        path: "$.answers[1].answer_text",
+        code_point: "U+1E030",
+        offset: 2,
+        unicode_version: "14.0.0",
+      }),
+    ]);
+    expect((await platform.runAnswers(run)).size).toBe(0);
+    await platform.submit(run, [{ ordinal: 0, answer_text: "fine \u{1faf6}" }]);
+    expect((await platform.runAnswers(run)).size).toBe(1);
+  });
+
   it("submit upserts are idempotent per ordinal", async () => {
     const { platform, slug } = await setup({ n: 4 });
     const run = (await platform.startRun(slug, "alice")).run.id;

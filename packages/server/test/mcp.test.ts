@@ -89,6 +89,45 @@ describe("MCP", () => {
     await c.close();
   });
 
+  // probe34 B-F1: an answer of U+1E030 (Unicode 15.0) was graded 1 here and 0 by the independent check
+  it("an answer holding a code point not assigned in Unicode 14.0.0 is refused alike on MCP and REST (probe34 B-F1)", async () => {
+    const k = (await register(live.url, "unicode-gap")).key;
+    const c = await connect("/mcp", k);
+    const run = (await c.callTool({ name: "benchmark_start_run", arguments: { slug } }))
+      .structuredContent as any;
+    const answers = [{ ordinal: 0, answer_text: "\u{1e030}" }];
+    const viaMcp = await c.callTool({
+      name: "benchmark_submit_answers",
+      arguments: { run_id: run.run.id, answers },
+    });
+    expect(viaMcp.isError).toBe(true);
+    const viaRest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
+      key: k,
+      body: { answers },
+    });
+    expect(viaRest.status).toBe(422);
+    for (const body of [viaMcp.structuredContent as any, viaRest.json])
+      expect(body.error).toMatchObject({
+        code: "invalid_answers",
+        details: {
+          errors: [
+            {
+              index: 0,
+              code: "unassigned_code_point",
+              path: "$.answers[0].answer_text",
+              code_point: "U+1E030",
+              offset: 0,
+              unicode_version: "14.0.0",
+            },
+          ],
+        },
+      });
+    expect(viaRest.json.error.message).toMatch(
+      /^answers\[0\]: answer_text holds U\+1E030 \(at UTF-16 offset 0\), a code point not assigned in Unicode 14\.0\.0/,
+    );
+    await c.close();
+  });
+
   it("refuses as tool errors with the REST body: no key, wrong owner, stale ordinal, second finalize, unknown slug", async () => {
     const anon = await connect("/mcp");
     const noKey = await anon.callTool({ name: "benchmark_start_run", arguments: { slug } });

@@ -15,6 +15,7 @@ import {
 } from "../json/index.js";
 import { GRADER_TYPE_NAMES, isGraderType } from "./names.js";
 import { norm, NUMERIC_ANSWER_RE } from "./norm.js";
+import { beyondBaselineText, firstBeyondBaseline } from "./unicode-baseline.js";
 
 function bad(path: string, message: string): never {
   throw new EvidenceError("malformed_gold", path, message);
@@ -210,15 +211,56 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
 }
 
 /**
+ * The strings of a gold that `norm` reads when grading (SPEC 5), each with its JSON path: an `exact`
+ * gold's value and alternatives, a `contains_all` gold's terms, a `json_fields` gold's string expected
+ * values (other expected values compare by exact value or canonical JSON; a `numeric` gold has none).
+ * Strings of the wrong shape are skipped ({@link prepareGold} refuses them).
+ * @param path JSON path of the gold, e.g. `$.test_set[3].gold`
+ */
+export function goldNormTexts(
+  graderType: string,
+  gold: unknown,
+  path = "$",
+): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  if (!isJsonObject(gold)) return out;
+  const strings = (v: unknown, p: string): void => {
+    if (Array.isArray(v))
+      v.forEach((s, i) => {
+        if (typeof s === "string") out.push({ path: appendPath(p, i), text: s });
+      });
+  };
+  if (graderType === "exact") {
+    if (typeof gold["value"] === "string") out.push({ path: appendPath(path, "value"), text: gold["value"] });
+    strings(gold["alternatives"], appendPath(path, "alternatives"));
+  } else if (graderType === "contains_all") strings(gold["terms"], appendPath(path, "terms"));
+  else if (graderType === "json_fields") {
+    const fields = gold["fields"];
+    if (isJsonObject(fields))
+      for (const [name, v] of Object.entries(fields))
+        if (typeof v === "string") out.push({ path: appendPath(appendPath(path, "fields"), name), text: v });
+  }
+  return out;
+}
+
+/**
  * Validate gold at publish time (SPEC 5): {@link prepareGold}'s rules, and a `numeric` gold whose
  * `|value| + tolerance` has at most {@link NUMERIC_GOLD_MAX_INT_DIGITS} integer digits, and whose value and
- * tolerance have at most {@link NUMERIC_GOLD_MAX_FRAC_DIGITS} fractional digits each, as written (publish
- * rules, not SPEC 5 ones: `prepareGold`, which grades and verifies packs, accepts more).
+ * tolerance have at most {@link NUMERIC_GOLD_MAX_FRAC_DIGITS} fractional digits each, as written, and no
+ * string `norm` reads ({@link goldNormTexts}) holding a code point not assigned in Unicode
+ * `NORM_UNICODE_BASELINE` (14.0.0: its `norm` depends on the Unicode version of each verifier's tables;
+ * probe34 B-F1) (publish rules, not SPEC 5 ones: `prepareGold`, which grades and verifies packs, accepts
+ * more).
  * @throws EvidenceError `malformed_gold` / `unknown_grader` naming the path (`$.tolerance` when the
- *   tolerance alone is over a bound, else `$.value`)
+ *   tolerance alone is over a bound, else `$.value`; the string's path, e.g. `$.alternatives[1]`, for a
+ *   code point beyond the baseline, the message naming it as `U+XXXX`)
  */
 export function validateGold(graderType: string, gold: unknown, path = "$"): void {
   const g = prepareGold(graderType, gold, path);
+  for (const t of goldNormTexts(graderType, gold, path)) {
+    const beyond = firstBeyondBaseline(t.text);
+    if (beyond !== null) bad(t.path, `the gold string ${beyondBaselineText(beyond)}`);
+  }
   if (g.kind === "numeric")
     for (const [field, d] of [
       ["value", g.value],

@@ -2,9 +2,15 @@
  * Submitting answers (seed "Compete on Benchmarks", step 5): `[{ordinal, answer_text}]`, idempotent
  * upserts per ordinal; the whole batch is refused (`invalid_answers`, one entry per bad item in
  * `details.errors`) when an ordinal is unknown (stale ordinals of an earlier attempt included), an
- * answer is empty or not a string; the stored-answer quotas bound what accounts keep.
+ * answer is empty or not a string, or holds a code point not assigned in Unicode 14.0.0 (probe34 B-F1);
+ * the stored-answer quotas bound what accounts keep.
  */
-import { trimWhiteSpace } from "@bench-bounty/evidence";
+import {
+  beyondBaselineText,
+  firstBeyondBaseline,
+  NORM_UNICODE_BASELINE,
+  trimWhiteSpace,
+} from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
 import { textProblem, TEXT_PROBLEM_TEXT } from "../utf8.js";
 import { PlatformError } from "../errors.js";
@@ -110,6 +116,15 @@ function answerIssue(
       `answer_text takes ${bytes} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
       { limit: "max_answer_bytes", max_answer_bytes: maxBytes, answer_bytes: bytes },
     );
+  // the one answer rule of the Unicode baseline (probe34 B-F1): norm() of a code point newer than it
+  // depends on each verifier's Unicode tables, so the award could not be regraded alike by everyone
+  const beyond = firstBeyondBaseline(answer_text);
+  if (beyond !== null)
+    return issue("answer_text", "unassigned_code_point", `answer_text ${beyondBaselineText(beyond)}`, {
+      code_point: beyond.label,
+      offset: beyond.offset,
+      unicode_version: NORM_UNICODE_BASELINE,
+    });
   seen.add(ordinal);
   return null;
 }
@@ -152,7 +167,9 @@ function assertTakesAnswers(
  *   and `details.limit: "run_tasks"`, `max_answers` when the batch is longer than the run, else with
  *   `details.errors: [{index, ordinal, code}]` (`code`: `not_an_object`, `bad_ordinal`, `unknown_ordinal`,
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `nul_character`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
- *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts)) and `details.valid_ordinals`
+ *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts), `unassigned_code_point` (a code point not
+ *   assigned in Unicode 14.0.0, evidence `NORM_UNICODE_BASELINE`: with `code_point` `"U+XXXX"`, `offset` in
+ *   UTF-16 code units and `unicode_version`)) and `details.valid_ordinals`
  */
 export async function submitAnswers(
   ctx: PlatformContext,

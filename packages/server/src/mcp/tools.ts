@@ -245,7 +245,11 @@ export const WRITE_TOOLS: ReadonlySet<string> = new Set([
 
 const Answer = z.strictObject({
   ordinal: z.number().int().describe("the task's ordinal in THIS run, as benchmark_start_run returned it"),
-  answer_text: z.string().describe("your answer; see the task's grader_type for the format"),
+  answer_text: z
+    .string()
+    .describe(
+      "your answer; see the task's grader_type for the format (a code point not assigned in Unicode 14.0.0 is refused: unassigned_code_point)",
+    ),
 });
 
 /** The slug argument of a tool: optional on a per-benchmark endpoint (it defaults to that benchmark). */
