@@ -441,10 +441,15 @@ export function numbersAsSent(
   );
 }
 
-/** @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON ({@link assertUtf8Uncompressed} too) */
+/**
+ * @throws EdgeError 415 `unsupported_media_type` unless the request says it sends JSON: one media type,
+ *   `application/json` or `application/<x>+json`, with parameters after `;` (probe34 A-N2:
+ *   `application/json-seq` and `application/json, text/plain` were read as JSON); {@link assertUtf8Uncompressed} too
+ */
 function assertJsonType(c: Context<AppEnv>): void {
   const type = c.req.header("content-type") ?? "";
-  if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type))
+  const media = type.split(";", 1)[0]!.trim();
+  if (!/^application\/([a-z0-9.+-]*\+)?json$/i.test(media))
     throw new EdgeError(
       "unsupported_media_type",
       "send the body as JSON with Content-Type: application/json",

@@ -140,6 +140,24 @@ describe("malformed requests", () => {
     });
     expect(r.status).toBe(415);
     expect(r.json.error.code).toBe("unsupported_media_type");
+    // probe34 A-N2: another JSON-like media type, or two of them, was read as JSON
+    const body = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x" }] });
+    for (const type of ["application/json-seq", "application/json, text/plain", "application/jsonx"]) {
+      const odd = await submit({ raw: body, headers: { "content-type": type } });
+      expect(odd.status, type).toBe(415);
+      expect(odd.json.error).toMatchObject({
+        code: "unsupported_media_type",
+        details: { content_type: type },
+      });
+    }
+    for (const type of [
+      "application/json",
+      "Application/JSON ; charset=utf-8",
+      "application/merge-patch+json",
+    ]) {
+      const ok = await submit({ raw: body, headers: { "content-type": type } });
+      expect(ok.status, type).not.toBe(415);
+    }
   });
   it("a charset other than UTF-8 or a compressed body is 415, not parsed raw (probe13)", async () => {
     const body = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x" }] });
