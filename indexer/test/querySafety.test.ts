@@ -9,6 +9,7 @@ import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { createClient, desc, eq } from "@ponder/client";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { appendFileSync, readFileSync } from "node:fs";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -416,6 +417,24 @@ function querySafety(label: string, databaseUrl: string | undefined) {
       const refusedBody = JSON.parse(await notUtf8.text());
       expect(notUtf8.status).toBe(400);
       expect(refusedBody.errors[0].message).toMatch(/the body is not UTF-8/);
+      // probe34 B-N1: a gzip body was answered "not UTF-8"; it is refused naming the encoding, as serve does
+      const unread: [Record<string, string>, RegExp][] = [
+        [{ "content-encoding": "gzip" }, /^send the body uncompressed: Content-Encoding "gzip" is not read$/],
+        [{ "content-type": "application/json; charset=utf-16" }, /charset "utf-16" is not read$/],
+      ];
+      for (const [headers, message] of unread) {
+        const r = await fetch(`${ix.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: gzipSync(JSON.stringify({ query: "{ __typename }" })),
+        });
+        const answer = JSON.parse(await r.text());
+        expect({ status: r.status, code: answer.errors[0].extensions.code }).toEqual({
+          status: 415,
+          code: "unsupported_media_type",
+        });
+        expect(answer.errors[0].message).toMatch(message);
+      }
       // the JSON a client sends, with a charset and an operation name, still runs
       const ok = await fetch(`${ix.url}/graphql`, {
         method: "POST",

@@ -211,7 +211,7 @@ const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;[^,]*)?$/i;
  * makes sure GraphQL runs exactly what was checked: only `application/json` POST bodies are
  * accepted (415 otherwise: graphql-yoga also reads form-encoded, `application/graphql` and
  * multipart bodies, and a form body that is also JSON showed the guard one query and yoga
- * another), and yoga is handed a request rebuilt from the guard's own parse
+ * another; a `Content-Encoding` other than identity or a charset other than UTF-8: 415 naming it), and yoga is handed a request rebuilt from the guard's own parse
  * (`{ query, variables, operationName }`), never the client's bytes. GET serves GraphiQL only; HEAD
  * answers GET's status and header fields.
  * Any query parameter (`?x=1`, `?query=...`) answers 400 `invalid_parameter`, whatever the method.
@@ -252,6 +252,18 @@ async function guardedGraphql(c: Context, next: Next) {
       415,
     );
   }
+  // a compressed body, or one in another charset, is refused by name as `serve` refuses it (probe34
+  // B-N1: a gzip body was answered "not UTF-8", sending the client to look for a charset problem)
+  const encoding = c.req.header("content-encoding")?.trim();
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType)?.[1]?.toLowerCase();
+  const unread =
+    encoding !== undefined && encoding !== "" && encoding.toLowerCase() !== "identity"
+      ? `send the body uncompressed: Content-Encoding ${JSON.stringify(encoding)} is not read`
+      : charset !== undefined && charset !== "utf-8" && charset !== "utf8"
+        ? `send the JSON body encoded as UTF-8: charset ${JSON.stringify(charset)} is not read`
+        : undefined;
+  if (unread !== undefined)
+    return c.json({ errors: [{ message: unread, extensions: { code: "unsupported_media_type" } }] }, 415);
   // decoded strictly: a lossy decode turned bytes that are not UTF-8 into U+FFFD and ran the query
   // with that text (probe26 B-F6); refused 400 like a body that is not JSON
   let text: string;
