@@ -106,7 +106,8 @@ export const FACT_DESCRIPTIONS: Readonly<Record<FactName, string>> = Object.free
   regrade: "winner answers regraded from the revealed gold give the row's rank_accuracy",
   composite: "every row's composite recomputed == score_composite; rows agree with their receipts",
   ordering: "rows in the order and ranks of SPEC 7.1, best row per agent, attempts_used",
-  selection: "winners == first len(splits_bps) eligible rows (threshold, author agents excluded)",
+  selection:
+    "winners == first len(splits_bps) eligible rows (threshold, author agents excluded); no winner paid at benchmark.author",
   payouts: "place amounts (SPEC 7.3), winner amounts, pool and zero_winner_reason",
   pack_anchor: "AnchorRegistry.anchorOf(pack_hash): kind pack, block and tx of pack_anchor",
   indexer_agreement:
