@@ -10,6 +10,7 @@ const STORE_TESTS = [
   "test/compiled-queries.test.ts",
   "test/verification-jobs.test.ts",
   "test/author-agents.test.ts",
+  "test/bounty-author-wallet.test.ts",
   "test/author-flag-race.test.ts",
   "test/dataset-library.test.ts",
   "test/award.test.ts",

@@ -337,7 +337,9 @@ const NONE_SETTLED: ReadonlySet<string> = new Set();
  * awards of `settled` (slugs the chain showed can never pay any more, `awardMayStillPay`; read outside
  * the transaction by {@link pastSettledAwards}) no longer lock (probe24 C-F1).
  * @throws PlatformError `award_in_progress` (`details.reason: "award_in_flight"`, the award's `slug`,
- *   the `agent_id`, the address it pays): nothing written
+ *   the `agent_id`, the address it pays): nothing written; `invalid_withdrawal_address`
+ *   (`reason: "bounty_author"`: the address locked the bounty of a benchmark the agent has runs on,
+ *   {@link paysBountyAuthor})
  */
 export async function updateAgent(
   t: Tables,
@@ -347,6 +349,12 @@ export async function updateAgent(
   settled: ReadonlySet<string> = NONE_SETTLED,
 ): Promise<AgentRecord> {
   const written = (await t.agents.update(agent.agent_id, p.account_id, fields))!;
+  if (
+    fields.withdrawal_address !== undefined &&
+    fields.withdrawal_address !== null &&
+    fields.withdrawal_address !== agent.withdrawal_address
+  )
+    await assertNotPayingAuthorOfItsBenchmarks(t, agent, fields.withdrawal_address);
   if (fields.withdrawal_address !== undefined && fields.withdrawal_address !== agent.withdrawal_address)
     for (const award of await t.awards.inFlight()) {
       if (settled.has(award.slug)) continue;
@@ -367,6 +375,37 @@ export async function updateAgent(
         );
     }
   return written;
+}
+
+/**
+ * A withdrawal address is not set on an agent with runs on a benchmark whose bounty was locked by that
+ * address (`paysBountyAuthor`, SPEC 7.2; probe34 C-F1), unless the agent is that benchmark's author's
+ * own (it takes no money there anyway). Read in the caller's transaction `t`.
+ * @throws PlatformError `invalid_withdrawal_address` (`details.reason: "bounty_author"`, `field`, `path`,
+ *   `agent_id`, the benchmark's `slug`, `bounty_author`)
+ */
+async function assertNotPayingAuthorOfItsBenchmarks(
+  t: Tables,
+  agent: AgentRecord,
+  address: string,
+): Promise<void> {
+  for (const slug of await t.runs.slugsOfAgent(agent.agent_id)) {
+    const b = await t.benchmarks.get(slug);
+    if (b === null || !paysBountyAuthor(address, b.bounty) || isAuthorAgent(agent, b.author_account_id))
+      continue;
+    throw new PlatformError(
+      "invalid_withdrawal_address",
+      `withdrawal_address: ${address.toLowerCase()} locked the bounty of ${slug}, where agent ${agent.agent_id} has runs: the author's own wallet takes no prize (SPEC 7.2, author agents rank but take no money); nothing was written`,
+      {
+        field: "withdrawal_address",
+        path: "$.withdrawal_address",
+        reason: "bounty_author",
+        agent_id: agent.agent_id,
+        slug,
+        bounty_author: b.bounty!.author.toLowerCase(),
+      },
+    );
+  }
 }
 
 /**
@@ -495,4 +534,24 @@ export function isAuthorAgent(
   if (!agent) return false;
   if (agent.owner_account_id === authorAccountId) return true;
   return agent.is_author_agent && isOperatorAccount(authorAccountId);
+}
+
+/**
+ * SPEC 7.2 "author agents rank but take no money", by the money's destination (probe34 C-F1): an agent
+ * whose withdrawal address is the benchmark's bounty author (`AttachedBounty.author`, the address that
+ * locked the prize, read on-chain at attach) pays the author, whatever account owns it, so it is an
+ * author agent of that benchmark (the author knows the gold: a second account's agent paying the
+ * author's wallet is the author's own agent). The one place of this rule: the run start refuses such an
+ * agent (`invalid_withdrawal_address`, `details.reason: "bounty_author"`), and the award's preparation
+ * ranks its rows as author agents (`is_author_agent: true`: they rank, take no money). Addresses are
+ * compared without regard to case.
+ * @param withdrawalAddress the agent's withdrawal address (`0x` hex, any case), or null (none: false)
+ * @param bounty the benchmark's attached bounty, or null (no bounty: false)
+ */
+export function paysBountyAuthor(
+  withdrawalAddress: string | null | undefined,
+  bounty: { author: string } | null | undefined,
+): boolean {
+  if (!withdrawalAddress || !bounty) return false;
+  return withdrawalAddress.toLowerCase() === bounty.author.toLowerCase();
 }

@@ -26,13 +26,13 @@ import {
   isVerifierNetworkError,
 } from "./errors.js";
 import { DEFAULT_DEADLINE_MS, isVerificationDeadlineError } from "./deadline.js";
-import { FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
+import { FACT_DESCRIPTIONS, OPTIONAL_FACT_DESCRIPTIONS, type PolicyName } from "./facts.js";
 import { formatReportTable } from "./format.js";
 import type { ProgressCallback } from "./progress.js";
 import { POLICY_DESCRIPTIONS, POLICY_NAMES } from "./policy.js";
 import { isHttpUrl } from "./source.js";
 import { oneLine, printable, terminalJson } from "./text.js";
-import { optionSourceName, refuseRepeatedOptions } from "./cli-options.js";
+import { optionSourceName, refuseRepeatedOptions, repeatableOption } from "./cli-options.js";
 import { verifyPack } from "./verify.js";
 
 export {
@@ -386,9 +386,12 @@ Policies:
 ${POLICY_NAMES.map((p) => `  ${p.padEnd(8)} ${POLICY_DESCRIPTIONS[p]}`).join("\n")}
 
 Facts:
-${Object.entries(FACT_DESCRIPTIONS)
+${Object.entries({ ...FACT_DESCRIPTIONS, ...OPTIONAL_FACT_DESCRIPTIONS })
   .map(([n, d]) => `  ${n.padEnd(19)} ${d}`)
   .join("\n")}
+
+The row set of rank_derivation.rows is the awarder's word: receipts are anchored by digest alone, so no
+fact above can find a finalized run the award left out. A competitor can: --receipt with its own receipt.
 `;
 
 /**
@@ -434,6 +437,12 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
       "--out <file>",
       "also write the JSON report to this file (atomically; through a symbolic link to a regular file; anything else that is not a regular file is refused)",
     )
+    .addOption(
+      repeatableOption(
+        "--receipt <file|url>",
+        "your own run receipt (the payload, or {receipt, receipt_hash} as its receipt_url serves it; a file, - or an http(s) URL; repeatable): adds the fact receipt_inclusion, each receipt a row of the pack (or a worse run of an agent whose row ranks before it), which every policy requires",
+      ),
+    )
     .option("--verbose", "table: print every reason of every fact")
     .option("--progress", "show a progress bar on stderr even when it is not a terminal")
     .option("--no-progress", "never show a progress bar")
@@ -453,8 +462,12 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
         await refuseOutOverPack(pack, out);
         const outPath = out === undefined ? undefined : await outTarget(out);
         const source = parseDocumentArgument(pack, "<pack>");
+        const receipts = ((opts.receipt as string[] | undefined) ?? []).map((r) =>
+          parseDocumentArgument(r, "--receipt"),
+        );
         const report = await verifyPack({
           source,
+          receipts,
           rpcUrl,
           indexerUrl,
           policy: opts.policy as PolicyName,

@@ -106,11 +106,31 @@ export const FACT_DESCRIPTIONS: Readonly<Record<FactName, string>> = Object.free
   regrade: "winner answers regraded from the revealed gold give the row's rank_accuracy",
   composite: "every row's composite recomputed == score_composite; rows agree with their receipts",
   ordering: "rows in the order and ranks of SPEC 7.1, best row per agent, attempts_used",
-  selection: "winners == first len(splits_bps) eligible rows (threshold, author agents excluded)",
+  selection:
+    "winners == first len(splits_bps) eligible rows (threshold, author agents excluded); no winner paid at benchmark.author",
   payouts: "place amounts (SPEC 7.3), winner amounts, pool and zero_winner_reason",
   pack_anchor: "AnchorRegistry.anchorOf(pack_hash): kind pack, block and tx of pack_anchor",
   indexer_agreement:
     "the indexer's bounty, award, winners, amounts and anchors agree with the pack and chain",
+});
+
+/**
+ * Facts reported only when asked for, beside SPEC 9's (never in a vector's expected file):
+ * `receipt_inclusion` (`verify --receipt FILE`, probe34 C-F2) judges a competitor's own receipts
+ * against the award's rows, which no SPEC 9 fact can (receipts are anchored by digest alone).
+ */
+export const OPTIONAL_FACT_NAMES = ["receipt_inclusion"] as const;
+
+/** Name of one optional fact. */
+export type OptionalFactName = (typeof OPTIONAL_FACT_NAMES)[number];
+
+/** Name of any fact a report may carry. */
+export type ReportFactName = FactName | OptionalFactName;
+
+/** One-line description of each optional fact (table output and README). */
+export const OPTIONAL_FACT_DESCRIPTIONS: Readonly<Record<OptionalFactName, string>> = Object.freeze({
+  receipt_inclusion:
+    "with --receipt: each given receipt's hash is a row, or a worse run of an agent whose row ranks before it (SPEC 7.1)",
 });
 
 /** One fact of the report. */
@@ -171,14 +191,17 @@ export interface VerificationReport {
   policy: PolicyName;
   /** Whether every fact the policy requires is in an accepted state. */
   policy_met: boolean;
-  /** The facts the policy requires and the states it accepts for each. */
-  policy_requires: Partial<Record<FactName, FactState[]>>;
+  /** The facts the policy requires and the states it accepts for each (an optional fact when reported). */
+  policy_requires: Partial<Record<ReportFactName, FactState[]>>;
   /** The facts that keep the policy from being met (empty when met). */
-  policy_unmet: FactName[];
+  policy_unmet: ReportFactName[];
   /** Benchmark slug and bounty id as the pack states them (for display). */
   subject: { slug: string; bounty_id: string; chain_id: number; bounty_contract: string };
-  /** Every fact of {@link FACT_NAMES}, in that order. */
-  facts: Record<FactName, Fact>;
+  /**
+   * Every fact of {@link FACT_NAMES}, in that order, then each optional fact asked for
+   * ({@link OPTIONAL_FACT_NAMES}: `receipt_inclusion` with `--receipt`).
+   */
+  facts: Record<FactName, Fact> & Partial<Record<OptionalFactName, Fact>>;
   /** Recomputed figures. */
   values: VerificationValues;
   /** Where the verifier looked. */

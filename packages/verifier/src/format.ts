@@ -2,7 +2,13 @@
  * Human-readable rendering of a verification report (the CLI's default output).
  * @packageDocumentation
  */
-import { FACT_NAMES, type Fact, type FactState, type VerificationReport } from "./facts.js";
+import {
+  FACT_NAMES,
+  OPTIONAL_FACT_NAMES,
+  type Fact,
+  type FactState,
+  type VerificationReport,
+} from "./facts.js";
 import { POLICY_DESCRIPTIONS } from "./policy.js";
 import { oneLine, printable } from "./text.js";
 
@@ -64,8 +70,9 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
   lines.push(`indexer: ${report.observed.indexer ?? "not observed (no --indexer)"}`);
   lines.push("");
   lines.push(`${pad("FACT", 20)} ${pad("STATE", 16)} DETAIL`);
-  for (const name of FACT_NAMES) {
-    const f: Fact = report.facts[name];
+  const reported = [...FACT_NAMES, ...OPTIONAL_FACT_NAMES.filter((n) => report.facts[n] !== undefined)];
+  for (const name of reported) {
+    const f: Fact = report.facts[name]!;
     const first = f.reasons[0] ?? "";
     lines.push(`${pad(name, 20)} ${pad(`${MARK[f.state]} ${f.state}`, 16)} ${fit(first)}`);
     const more = options.verbose ? f.reasons.slice(1) : f.state === "failed" ? f.reasons.slice(1) : [];
@@ -85,7 +92,7 @@ export function formatReportTable(report: VerificationReport, options: TableOpti
   lines.push(
     report.policy_met
       ? `policy ${report.policy}: MET`
-      : `policy ${report.policy}: NOT MET (${report.policy_unmet.map((n) => `${n} is ${report.facts[n].state}`).join(", ")})`,
+      : `policy ${report.policy}: NOT MET (${report.policy_unmet.map((n) => `${n} is ${report.facts[n]?.state ?? "absent"}`).join(", ")})`,
   );
   // the last guard: whatever a reason quotes, no line is erased, moved or concealed on a terminal
   return lines.map(oneLine).join("\n") + "\n";

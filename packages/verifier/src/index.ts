@@ -50,5 +50,6 @@ export {
 export { verifyPack, verifyPackView, parsePackBytes, type VerifyPackOptions } from "./verify.js";
 export * from "./compute-receipt/index.js";
 export { formatReportTable, type TableOptions } from "./format.js";
+export { readGivenReceipt, receiptInclusionFact, type GivenReceipt } from "./receipt-inclusion.js";
 export { VERIFIER_NAME, VERIFIER_VERSION } from "./version.js";
 export { STATUS_ROUTE, statusEntry, statusHead, type StatusEntry } from "./indexer-status.js";

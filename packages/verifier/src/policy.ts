@@ -18,7 +18,16 @@
  *
  * @packageDocumentation
  */
-import { FACT_NAMES, FACT_SOURCES, type FactName, type FactState, type PolicyName } from "./facts.js";
+import {
+  FACT_NAMES,
+  FACT_SOURCES,
+  OPTIONAL_FACT_NAMES,
+  type FactName,
+  type FactState,
+  type OptionalFactName,
+  type PolicyName,
+  type ReportFactName,
+} from "./facts.js";
 
 /** The policy names, in increasing strictness. */
 export const POLICY_NAMES: readonly PolicyName[] = ["offline", "onchain", "full"];
@@ -57,14 +66,29 @@ export function parsePolicy(name: string): PolicyName | null {
 }
 
 /**
- * Evaluate a policy over fact states.
+ * Evaluate a policy over fact states. An optional fact (`receipt_inclusion`, reported only when asked
+ * for) is required `verified` (or `not-required`) by every policy once it is reported: a competitor's
+ * receipt the award left out is never met.
+ * @param optional the states of the optional facts reported (none: SPEC 9's facts alone)
  * @returns whether it is met and which facts keep it from being met
  */
 export function evaluatePolicy(
   policy: PolicyName,
   states: Record<FactName, FactState>,
-): { met: boolean; unmet: FactName[]; requires: Record<FactName, FactState[]> } {
-  const requires = policyRequirements(policy);
-  const unmet = FACT_NAMES.filter((n) => !requires[n].includes(states[n]));
+  optional: Partial<Record<OptionalFactName, FactState>> = {},
+): {
+  met: boolean;
+  unmet: ReportFactName[];
+  requires: Record<FactName, FactState[]> & Partial<Record<OptionalFactName, FactState[]>>;
+} {
+  const requires: Record<FactName, FactState[]> & Partial<Record<OptionalFactName, FactState[]>> =
+    policyRequirements(policy);
+  const unmet: ReportFactName[] = FACT_NAMES.filter((n) => !requires[n].includes(states[n]));
+  for (const n of OPTIONAL_FACT_NAMES) {
+    const state = optional[n];
+    if (state === undefined) continue;
+    requires[n] = OK_OR_NOT_REQUIRED;
+    if (!OK_OR_NOT_REQUIRED.includes(state)) unmet.push(n);
+  }
   return { met: unmet.length === 0, unmet, requires };
 }

@@ -5,7 +5,7 @@
  */
 import { isEvidenceError, parseJson, type CanonicalSpan, type JsonValue } from "@bench-bounty/evidence";
 import { withinDeadline } from "./deadline.js";
-import { VerifierInputError } from "./errors.js";
+import { VerifierInputError, isVerifierInputError } from "./errors.js";
 import {
   FACT_NAMES,
   REPORT_SCHEMA,
@@ -22,6 +22,7 @@ import type { ProgressCallback } from "./progress.js";
 import { readPack, type PackView } from "./pack.js";
 import { evaluatePolicy, parsePolicy } from "./policy.js";
 import { readSource, type DocumentSource } from "./source.js";
+import { readGivenReceipt, receiptInclusionFact, type GivenReceipt } from "./receipt-inclusion.js";
 import { VERIFIER_NAME, VERIFIER_VERSION } from "./version.js";
 import { urlOrigin } from "./url.js";
 
@@ -48,6 +49,13 @@ export interface VerifyPackOptions {
    * `DEFAULT_DEADLINE_MS`, 30 minutes); see `withinDeadline`.
    */
   deadlineMs?: number;
+  /**
+   * A competitor's own run receipts (`--receipt`, each a file path, `-`, an http(s) URL or bytes): each
+   * the receipt payload (SPEC 4) or a document carrying it under `receipt` (`readGivenReceipt`). Given,
+   * the report carries the optional fact `receipt_inclusion` (`receiptInclusionFact`), which every
+   * policy requires verified.
+   */
+  receipts?: readonly DocumentSource[];
 }
 
 /** The key under which a pack carries a receipt (`winners[].receipt`, `rank_derivation.rows[].receipt`). */
@@ -117,6 +125,8 @@ async function verifyPackWithin(
   options.onProgress?.({ phase: "parse", done: kib, total: kib });
   const view = readPack(doc, { limits: { maxStringLength: options.limits?.maxStringLength } });
   view.canonical = { bytes: src.bytes, spans };
+  const givenReceipts = await readReceipts(view, options, signal);
+  overdue();
   return verifyPackView(view, {
     ...options,
     policy,
@@ -124,7 +134,48 @@ async function verifyPackWithin(
     sourceBytes: src.bytes.byteLength,
     signal,
     overdue,
+    givenReceipts,
   });
+}
+
+/**
+ * The `receipts` of {@link VerifyPackOptions}, read and checked against the pack (`readGivenReceipt`).
+ * Standard input is read once: `-` for a receipt when the pack is read from it, or for two receipts, is
+ * refused.
+ * @throws VerifierInputError (exit 2) naming `--receipt`; VerifierNetworkError a receipt cannot be read
+ */
+async function readReceipts(
+  view: PackView,
+  options: VerifyPackOptions,
+  signal: AbortSignal,
+): Promise<GivenReceipt[]> {
+  const sources = options.receipts ?? [];
+  const stdinUses = [options.source, ...sources].filter((s) => s === "-").length;
+  if (stdinUses > 1)
+    throw new VerifierInputError(
+      "bad_option",
+      "--receipt",
+      "- (standard input) is given for more than one document (the pack and the receipts): read only one of them from it",
+    );
+  const given: GivenReceipt[] = [];
+  for (const source of sources) {
+    const r = await readSource(source, {
+      maxBytes: options.limits?.maxBytes,
+      stdin: options.stdin,
+      what: "receipt",
+      timeoutMs: options.timeoutMs,
+      signal,
+    });
+    let doc: JsonValue;
+    try {
+      doc = parsePackBytes(r.bytes);
+    } catch (e) {
+      if (!isVerifierInputError(e)) throw e;
+      throw new VerifierInputError(e.code, "--receipt", `${r.label}: ${e.message}`);
+    }
+    given.push(readGivenReceipt(doc, r.label, view));
+  }
+  return given;
 }
 
 /**
@@ -140,6 +191,8 @@ export async function verifyPackView(
     signal?: AbortSignal;
     /** Throws `VerificationDeadlineError` once the total deadline has passed (checked between steps). */
     overdue?: () => void;
+    /** The competitor's receipts, read (`readGivenReceipt`): given, `receipt_inclusion` is reported. */
+    givenReceipts?: readonly GivenReceipt[];
   },
 ): Promise<VerificationReport> {
   const policy = options.policy ?? "offline";
@@ -153,6 +206,7 @@ export async function verifyPackView(
       timeoutMs: options.timeoutMs,
       onProgress: options.onProgress,
       signal: options.signal,
+      givenReceiptHashes: (options.givenReceipts ?? []).map((g) => g.hash),
     });
     chainFacts = r.facts;
     observation = r.observation;
@@ -168,11 +222,17 @@ export async function verifyPackView(
         });
 
   const all: Record<FactName, Fact> = { ...offline.facts, ...chainFacts, indexer_agreement: indexerFact };
-  const facts = {} as Record<FactName, Fact>;
+  const facts = {} as VerificationReport["facts"];
   for (const n of FACT_NAMES) facts[n] = all[n];
   const states = {} as Record<FactName, FactState>;
   for (const n of FACT_NAMES) states[n] = facts[n].state;
-  const evaluation = evaluatePolicy(policy, states);
+  const given = options.givenReceipts ?? [];
+  if (given.length > 0) facts.receipt_inclusion = receiptInclusionFact(view, given, observation);
+  const evaluation = evaluatePolicy(
+    policy,
+    states,
+    facts.receipt_inclusion ? { receipt_inclusion: facts.receipt_inclusion.state } : {},
+  );
   const b = view.benchmark;
   return {
     schema: REPORT_SCHEMA,

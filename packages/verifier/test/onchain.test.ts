@@ -562,6 +562,35 @@ describe("a real award on the local Base profile", () => {
     );
   });
 
+  it("--receipt: an anchored receipt the pack leaves out fails receipt_inclusion naming its anchor; an unanchored one is unverified (probe34 C-F2)", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    const rows = at(tree, "rank_derivation", "rows") as JsonObject[];
+    const winners = new Set((at(tree, "winners") as JsonObject[]).map((w) => w.run_id));
+    const i = rows.findLastIndex((r) => !winners.has(r.run_id) && r.receipt !== undefined);
+    expect(i).toBeGreaterThan(0);
+    const [left] = rows.splice(i, 1);
+    rows.forEach((r, k) => (r.rank = k + 1));
+    rehash(tree);
+    const receipt = left!.receipt as JsonObject;
+    const forged = { ...receipt, started_at: "2026-11-30T03:06:07.000Z" }; // anchored by nobody
+    const r = await verifyPack({
+      source: toBytes(tree),
+      rpcUrl: chain.rpcUrl,
+      receipts: [toBytes(receipt)],
+    });
+    expect(r.facts.receipt_inclusion!.state).toBe("failed");
+    expect(r.facts.receipt_inclusion!.reasons[0]).toMatch(
+      /is not in \$\.rank_derivation\.rows: the award left this finalized run out .*; anchored with kind receipt in block \d+, at or before award_block \d+; the agent has no row$/,
+    );
+    expect(r.policy_unmet).toContain("receipt_inclusion");
+    const u = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, receipts: [toBytes(forged)] });
+    expect(u.facts.receipt_inclusion!.state).toBe("unverified");
+    expect(u.facts.receipt_inclusion!.reasons[0]).toMatch(
+      /is not in \$\.rank_derivation\.rows, and it is not anchored: not shown to be a receipt the award had to rank/,
+    );
+    expect(u.policy_met).toBe(false);
+  });
+
   it("a re-titled pack anchored with kind pack by a stranger: pack_anchor unverified naming the awarder, full not met (probe31 C-F1)", async () => {
     const tree = parseJson(packBytes) as JsonObject;
     at(tree, "benchmark").title = "OFFICIAL: award REVOKED - winners must re-claim at evil.example";

@@ -152,6 +152,15 @@ const TAMPERINGS: Tampering[] = [
     },
   },
   {
+    // probe34 C-F1: a second account's agent paying the bounty author's own wallet, its row not flagged
+    name: "a winner paid at the bounty author's address (benchmark.author)",
+    pack: "small",
+    breaks: ["selection"],
+    edit: (t) => {
+      at(t, "winners", 0).withdrawal_address = at(t, "benchmark").author;
+    },
+  },
+  {
     name: "an amount",
     pack: "small",
     breaks: ["payouts"],
@@ -210,5 +219,21 @@ describe("tampered packs are caught by the fact they break", () => {
     expect(report.policy_met).toBe(false);
     expect(report.policy_unmet.sort()).toEqual([...t.breaks].sort());
     for (const name of t.breaks) expect(report.facts[name].reasons.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a winner paid at the bounty author's address (probe34 C-F1)", () => {
+  it("fails selection naming the winner and benchmark.author", async () => {
+    const tree = packTree("small");
+    const author = at(tree, "benchmark").author as string;
+    const winner = at(tree, "winners", 0).agent_id as string;
+    at(tree, "winners", 0).withdrawal_address = author;
+    rehash(tree, true);
+    tree.pack_hash = packHash(tree as never);
+    const report = await verifyPack({ source: toBytes(tree) });
+    expect(report.facts.selection.state).toBe("failed");
+    expect(report.facts.selection.reasons).toContain(
+      `$.winners[0].withdrawal_address pays ${JSON.stringify(winner)} at $.benchmark.author ${author}: the bounty's author takes no prize (SPEC 7.2, author agents rank but take no money)`,
+    );
   });
 });

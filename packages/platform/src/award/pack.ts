@@ -24,7 +24,7 @@ import { PlatformError } from "../errors.js";
 import { fromStored } from "../json.js";
 import { receiptUrl } from "../leaderboard.js";
 import { getBenchmark, getTasks, testSetRowOf } from "../publish.js";
-import { isAuthorAgent } from "../agents.js";
+import { isAuthorAgent, paysBountyAuthor } from "../agents.js";
 import { listRuns, runAnswers } from "../runs.js";
 import { packByteLimit, rowReceiptsFit } from "../pack-budget.js";
 import type { Tables } from "../store.js";
@@ -35,7 +35,8 @@ import { isoMillis } from "../time.js";
 
 /**
  * Every finalized run of a benchmark as the evidence library's mint input, as the award's preparation
- * ranks it: today's author flags, withdrawal addresses and receipt URLs (at today's public base URL),
+ * ranks it: today's author flags (an agent whose withdrawal address is the bounty's author is an author
+ * agent, `paysBountyAuthor`), withdrawal addresses and receipt URLs (at today's public base URL),
  * the agents' rows read locked in `t` (the preparation's transaction), so an address change either
  * lands before the award is prepared or sees it (and is refused, `award_in_flight`).
  */
@@ -68,7 +69,7 @@ async function mintRuns(
   q: Tables,
   prepared: PreparedAward | null,
 ): Promise<MintRun[]> {
-  const author = (await getBenchmark(ctx, slug, q)).author_account_id;
+  const b = await getBenchmark(ctx, slug, q);
   const out: MintRun[] = [];
   for (const r of await listRuns(ctx, slug, undefined, q)) {
     if (r.status !== "finalized") continue;
@@ -80,7 +81,11 @@ async function mintRuns(
     const frozen = prepared?.runs.get(r.run_id);
     out.push({
       agent_id: r.agent_id,
-      is_author_agent: frozen?.is_author_agent ?? isAuthorAgent(agent, author),
+      // SPEC 7.2 by owner, or by the money's destination: an agent paying the bounty's author is the
+      // author's (probe34 C-F1, `paysBountyAuthor`)
+      is_author_agent:
+        frozen?.is_author_agent ??
+        (isAuthorAgent(agent, b.author_account_id) || paysBountyAuthor(agent?.withdrawal_address, b.bounty)),
       receipt: r.receipt as Receipt,
       receipt_url: frozen?.receipt_url ?? receiptUrl(ctx, slug, r.run_id),
       rank_accuracy: r.rank_accuracy!,

@@ -16,6 +16,7 @@ import {
   checkAgentId,
   checkAgentRegistration,
   isAuthorAgent,
+  paysBountyAuthor,
   writeAgent,
   type AgentSettings,
 } from "../agents.js";
@@ -94,6 +95,39 @@ function assertPayable(
   );
 }
 
+/**
+ * A run on a benchmark with a bounty does not start for an agent that would pay the bounty's author
+ * (`paysBountyAuthor`, SPEC 7.2; probe34 C-F1: a second account's agent with the author's wallet as its
+ * withdrawal address was ranked and paid as a competitor), unless it is the author's own agent (it ranks
+ * and takes no money anyway). Refused at start, before any work; an award still ranks such an agent's
+ * rows as author agents (a bounty attached after its runs started, `mintRunsToPrepare`).
+ * @throws PlatformError `invalid_withdrawal_address` (`details.reason: "bounty_author"`, `field`,
+ *   `path`, `agent_id`, `bounty_author`)
+ */
+function assertNotPayingAuthor(
+  b: BenchmarkRecord,
+  agent: {
+    agent_id: string;
+    owner_account_id: string;
+    is_author_agent: boolean;
+    withdrawal_address: string | null;
+  },
+): void {
+  if (!paysBountyAuthor(agent.withdrawal_address, b.bounty) || isAuthorAgent(agent, b.author_account_id))
+    return;
+  throw new PlatformError(
+    "invalid_withdrawal_address",
+    `withdrawal_address: agent ${agent.agent_id} pays ${b.bounty!.author.toLowerCase()}, the address that locked the bounty of ${b.slug}: the author's own wallet takes no prize (SPEC 7.2, author agents rank but take no money); set another withdrawal address for this agent, then start`,
+    {
+      field: "withdrawal_address",
+      path: "$.withdrawal_address",
+      reason: "bounty_author",
+      agent_id: agent.agent_id,
+      bounty_author: b.bounty!.author.toLowerCase(),
+    },
+  );
+}
+
 /** Whether runs on this store may be awarded: this process has a chain, or some process marked the store with one. */
 async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
   return ctx.chain !== null || (await ctx.store.anchors.anchoringChainId()) !== null;
@@ -107,7 +141,8 @@ async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
  *   `chain_error` (the chain's clock could not be read for a benchmark with a bounty: nothing stored), `anchor_squatted` (its commitment was
  *   anchored first by someone else with another kind: its award can never verify, probe15 A-F6),
  *   `withdrawal_address_required`
- *   ({@link assertPayable}), `run_in_progress`, `max_attempts_reached`, `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
+ *   ({@link assertPayable}), `invalid_withdrawal_address` (`reason: "bounty_author"`: the agent pays the
+ *   bounty's author, {@link assertNotPayingAuthor}), `run_in_progress`, `max_attempts_reached`, `benchmark_full` (a new agent beyond what the award pack can rank), `agent_quota_exceeded`
  *   (`agents_per_account`, or `agents_per_account_per_benchmark`: a new agent of an account that has
  *   that many agents on the benchmark already, `AgentQuota`), `answer_quota_exceeded` (the run's plan
  *   and receipt reserve, `runStartBytes`, would take the account's or all accounts' stored bytes past
@@ -141,16 +176,19 @@ export async function startRun(
   if (known) {
     assertAgentOwner(p, known);
     assertPayable(awardable, b, known);
+    assertNotPayingAuthor(b, known);
   } else {
     assertMayOwnAgents(p);
     // a new agent takes the address of the account's first agent (as `POST /accounts/me/agents` does)
     const inherited = (await ctx.store.agents.ofAccount(p.account_id))[0]?.withdrawal_address ?? null;
-    assertPayable(awardable, b, {
+    const fresh = {
       agent_id: agentId,
       owner_account_id: p.account_id,
       is_author_agent: false,
       withdrawal_address: inherited,
-    });
+    };
+    assertPayable(awardable, b, fresh);
+    assertNotPayingAuthor(b, fresh);
     await assertRoomForAgent(ctx, ctx.store, slug); // again in the transaction below
     await assertRoomForAccountOnBenchmark(ctx, ctx.store, slug, p.account_id); // likewise
     newAgent = checkAgentRegistration(ctx, p, agentId, inherited ? { withdrawal_address: inherited } : {});
@@ -170,6 +208,7 @@ export async function startRun(
       if (locked !== null) {
         assertAgentOwner(p, locked);
         assertPayable(awardable, b, locked);
+        assertNotPayingAuthor(b, locked);
       }
       const open = await t.runs.inProgress(slug, agentId);
       if (open !== null) throw runInProgress(agentId, open);

@@ -222,6 +222,18 @@ export class RunsTable extends TableModule {
     return r !== undefined;
   }
 
+  /** The benchmarks an agent has started runs on: their slugs, each once, in slug order. */
+  async slugsOfAgent(agentId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom("runs")
+      .select("slug")
+      .distinct()
+      .where("agent_id", "=", agentId)
+      .orderBy("slug")
+      .execute();
+    return rows.map((r) => r.slug);
+  }
+
   /** How many agents have started runs on a benchmark. */
   async agentCount(slug: string): Promise<number> {
     const r = await this.db

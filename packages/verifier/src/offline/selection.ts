@@ -1,7 +1,8 @@
 /**
  * `selection` (Step 4c, SPEC 7.2 on the re-ranked rows): the winners block ==
  * the first `len(splits_bps)` eligible rows (threshold, author agents excluded),
- * in place order.
+ * in place order, and no winner paid at `benchmark.author` (the bounty author's own wallet is an
+ * author agent's, whatever the row's flag: probe34 C-F1).
  * @packageDocumentation
  */
 import { selectWinners, validateSplits, type RankRow } from "@bench-bounty/evidence";
@@ -79,7 +80,14 @@ function placeProblems(walk: OfflineWalk, expected: readonly RankRowView[]): str
         `${got.path} is ${JSON.stringify(got.agent_id)} (run ${got.run_id}), SPEC 7.2 selects ${JSON.stringify(want.agent_id)} (run ${want.run_id})`,
       );
   }
+  // SPEC 7.2 by the money's destination (probe34 C-F1): a winner paid at the address that locked the
+  // bounty pays the author, whatever its row's is_author_agent says
+  const author = walk.view.benchmark.author.toLowerCase();
   for (const w of winners) {
+    if (w.withdrawal_address.toLowerCase() === author)
+      problems.push(
+        `${w.path}.withdrawal_address pays ${JSON.stringify(w.agent_id)} at $.benchmark.author ${author}: the bounty's author takes no prize (SPEC 7.2, author agents rank but take no money)`,
+      );
     const row = walk.rowByRun.get(w.run_id);
     if (row === undefined)
       problems.push(`${w.path}: run ${JSON.stringify(w.run_id)} has no row in $.rank_derivation.rows`);

@@ -65,7 +65,10 @@ export async function commitmentAnchorFacts(
     return { commitment_anchor: f, receipt_anchors: f };
   }
   const commitment = await commitmentAnchor(walk, ref, registry);
-  return { commitment_anchor: commitment, receipt_anchors: await receiptAnchors(walk, registry) };
+  const receipts = await receiptAnchors(walk, registry);
+  // a competitor's own receipts (`--receipt`): read into observation.anchors for receipt_inclusion
+  for (const h of walk.givenReceiptHashes) if (bytes32(h) !== null) await walk.anchorOf(registry, h);
+  return { commitment_anchor: commitment, receipt_anchors: receipts };
 }
 
 async function commitmentAnchor(walk: ChainWalk, ref: AnchorRef, registry: Address): Promise<Fact> {

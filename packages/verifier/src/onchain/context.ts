@@ -109,6 +109,8 @@ export interface ChainWalk {
   readonly bounty: { address: Address } | { unreadable: Fact };
   /** Filled by the award-log step and the anchor reads. */
   readonly observation: ChainObservation;
+  /** A competitor's receipt hashes (`verify --receipt`): the anchor step reads their `anchorOf` too. */
+  readonly givenReceiptHashes: readonly string[];
   /** Run an RPC read; any failure is a {@link VerifierNetworkError} naming `what`. */
   net<T>(what: string, read: () => Promise<T>): Promise<T>;
   /** A view of the bounty contract (`functionName(args)`), at the latest block or at `blockNumber`. */
@@ -151,6 +153,8 @@ export interface ChainWalkInit {
   bountyId: bigint;
   /** Label of the RPC in errors (`rpc <url>`). */
   target: string;
+  /** A competitor's receipt hashes whose anchors are read too ({@link ChainWalk.givenReceiptHashes}). */
+  givenReceiptHashes?: readonly string[];
 }
 
 /**
@@ -284,6 +288,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
     root: bytes32(b.commit_root),
     bounty: { unreadable: { state: "failed", reasons: [] } },
     observation,
+    givenReceiptHashes: init.givenReceiptHashes ?? [],
     net,
     readBounty: <T>(
       address: Address,

@@ -92,6 +92,11 @@ export interface OnchainOptions {
   maxAnswerBytes?: number;
   /** Aborts every request (the verification's total deadline). */
   signal?: AbortSignal;
+  /**
+   * Hashes of a competitor's own receipts (`verify --receipt`): their `anchorOf` is read on the pack's
+   * registry with the receipt anchors, into `observation.anchors` (for `receipt_inclusion`).
+   */
+  givenReceiptHashes?: readonly string[];
 }
 
 /** The chain facts when the chain was not read (no `--rpc`). */
@@ -164,6 +169,7 @@ export async function verifyOnchain(
     chainId,
     bountyId,
     target,
+    givenReceiptHashes: options.givenReceiptHashes ?? [],
   });
   const facts = {} as ChainFacts;
   for (const part of await Promise.all(CHAIN_STEPS.map((step) => runStep(step, walk))))
