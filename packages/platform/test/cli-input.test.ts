@@ -152,7 +152,15 @@ describe("user mistakes on attach", () => {
   it("attach with a bounty id that is not an integer: one line naming <bounty-id>, exit 1", async () => {
     const r = await runCli("attach", "g3", "abc", "--store", tempDir());
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^error: <bounty-id> must be a non-negative integer, got abc/);
+    expect(r.err).toMatch(
+      /^error: <bounty-id> must be a whole number from 1 to 2\^256-1 in decimal digits, got abc/,
+    );
     expect(r.err).not.toMatch(/BigInt/);
+    // probe34 B-N3: the message said "non-negative" and 0 was then refused by another rule
+    const zero = await runCli("attach", "g3", "0", "--store", tempDir());
+    expect(zero.code).toBe(1);
+    expect(zero.err).toMatch(
+      /^error: <bounty-id> must be a whole number from 1 to 2\^256-1 in decimal digits, got 0/,
+    );
   });
 });

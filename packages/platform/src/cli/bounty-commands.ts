@@ -133,10 +133,11 @@ export function registerBountyCommands(program: Command): void {
       .argument("<bounty-id>"),
   ).action(
     action(async (slug: string, bountyId: string, o: StoreOpts) => {
-      if (!/^\d+$/.test(bountyId))
+      // the domain attachBounty checks (1 to 2^256-1), said at once (probe34 B-N3: "non-negative", then 0 refused)
+      if (!/^[1-9]\d*$/.test(bountyId))
         throw new PlatformError(
           "invalid_option",
-          `<bounty-id> must be a non-negative integer, got ${bountyId}`,
+          `<bounty-id> must be a whole number from 1 to 2^256-1 in decimal digits, got ${bountyId}`,
           {
             field: "bounty-id",
           },

@@ -356,7 +356,10 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
         "pass this variable of your environment to the agent (repeatable; e.g. a model API key; a resume passes it again)",
       ),
     )
-    .option("--withdrawal-address <address>", "register/update the agent's withdrawal address first")
+    .option(
+      "--withdrawal-address <address>",
+      "register/update the agent's withdrawal address first (local store only: with --server set it with PUT /api/v1/accounts/me/withdrawal-address or MCP set_withdrawal_address)",
+    )
     .option("--author", "register the agent as the author's own")
     .option("--attempts <n>", "run this many attempts in a row", int("attempts", 1), 1)
     .addOption(serverOption("compete"))
