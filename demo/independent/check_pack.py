@@ -30,7 +30,7 @@ line; CHECK_PACK_DEBUG=1 prints the traceback). Never a traceback otherwise.
 Limits (those of the TypeScript verifier, `PACK_LIMITS`): a pack of at most 512 MiB (a device, socket
 or directory is refused unread), strings and keys of at most 4 Mi UTF-16 code units, nesting of at
 most 10,000 levels, integers of at most 78 digits, counts / indexes / blocks / times in 0..2^53-1,
-amounts and bounty_id in 0..2^256-1, decimals of at most 100 characters, at most 8 splits and 8 winners
+amounts in 0..2^256-1 and bounty_id in 1..2^256-1, decimals of at most 100 characters, at most 8 splits and 8 winners
 (SPEC 1) and 64 place amounts; one RPC
 answer of at most 64 MiB, arriving whole (headers and body) within --rpc-timeout (30 s).
 """
