@@ -10,8 +10,10 @@ padding); nothing is shared with the TypeScript packages, so agreement between t
 
 Checks (SPEC section): pack hash (8); commitment root and leaf count from the revealed rows (3);
 ranking digest (8); receipt hashes and answer digests of the winners (4); regrade of the winners'
-answers (all four graders) and their accuracy and public score (5, 6); every row's composite (6);
-row order (7.1); winner selection (7.2); place amounts and winner amounts (7.3). With --rpc also:
+answers (all four graders) and their accuracy and public score (5, 6); every row's composite (6), and
+every receipt a row carries: its hash, its run, agent, benchmark and tasks, and the members the row
+repeats from it (4, 8); row order (7.1); winner selection (7.2); splits and payout rule (1), the two
+pool figures (8), place amounts and winner amounts (7.3). With --rpc also:
 chain id, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx (winners, amounts,
 remainder, ranking digest), and the anchors of the commitment, the pack and the winners' receipts
 (AnchorRegistry.anchorOf, kinds, receipts at or before the award block) (1, 9).
@@ -28,7 +30,8 @@ line; CHECK_PACK_DEBUG=1 prints the traceback). Never a traceback otherwise.
 Limits (those of the TypeScript verifier, `PACK_LIMITS`): a pack of at most 512 MiB (a device, socket
 or directory is refused unread), strings and keys of at most 4 Mi UTF-16 code units, nesting of at
 most 10,000 levels, integers of at most 78 digits, counts / indexes / blocks / times in 0..2^53-1,
-amounts and bounty_id in 0..2^256-1, decimals of at most 100 characters, at most 64 places; one RPC
+amounts in 0..2^256-1 and bounty_id in 1..2^256-1, decimals of at most 100 characters, at most 8 splits and 8 winners
+(SPEC 1) and 64 place amounts; one RPC
 answer of at most 64 MiB, arriving whole (headers and body) within --rpc-timeout (30 s).
 """
 
@@ -301,7 +304,8 @@ MAX_DEPTH = 10_000  # nested arrays and objects, the outermost one is level 1
 MAX_SAFE_INT = 2**53 - 1
 MAX_INT_DIGITS = 78  # SPEC 2: more digits than uint256 is an error
 MAX_DECIMAL_CHARS = 100
-MAX_PLACES = 64  # entries of splits_bps / place_amounts_base_units read (SPEC 1 allows 1..8)
+MAX_PLACES = 64  # entries of place_amounts_base_units read
+MAX_WINNERS = 8  # SPEC 1: 1..8 places, so at most 8 splits and 8 winners
 
 
 class InputError(Exception):
@@ -424,6 +428,7 @@ def _shown(v) -> str:
 # The members of each object of the pack (SPEC 8, and the receipt of SPEC 4): an object with another member
 # is refused, as the reference verifier's schema does (probe29 B-F6: unhashed text beside the hashed blocks,
 # `$.winners_note` or `$.pack_anchor.note`, passed here while the verifier failed `schema`).
+RECEIPT_SCHEMA = "bench-bounty.receipt.v1"  # SPEC 4
 _RECEIPT_KEYS = ("schema", "run_id", "benchmark_slug", "commit_root", "agent_id", "attempt", "started_at",
                  "finalized_at", "wall_seconds", "queries_used", "usdc_spent", "score_public", "score_composite", "tasks")
 PACK_LAYOUT = {
@@ -487,27 +492,59 @@ class _Reader:
             raise PackError(path, f"integer {v} is outside {lo}..{hi}")
         return v
 
-    def uint256(self, v, path: str, what: str) -> int:
-        """An integer string of 1..78 digits or a JSON integer, in 0..2^256-1 (an amount or bounty_id)."""
-        if isinstance(v, str) and re.fullmatch(r"[0-9]{1,78}", v):
-            n = int(v)
-        elif isinstance(v, int) and not isinstance(v, bool):
-            n = v
-        else:
-            raise PackError(path, f"expected {what} (an integer string), found {_shown(v)}")
-        if not 0 <= n < 2**256:
-            raise PackError(path, f"{what} is outside 0..2^256-1")
-        return n
-
-    def decimal(self, v, path: str) -> Fraction:
-        """A decimal string in plain notation (SPEC 6: no exponent) of at most 100 characters, exactly."""
-        if not isinstance(v, str) or len(v) > MAX_DECIMAL_CHARS or not _NUMBER.match(v):
-            raise PackError(path, f"expected a decimal string such as \"0.5000\", found {_shown(v)}")
-        return dec(v)
-
     def hexstr(self, v, path: str, digits: int, what: str) -> str:
+        """`0x` and `digits` lowercase hex digits: SPEC 2's digests, SPEC 8's addresses (probe34 B-F2: an
+        upper-case one passed here while the verifier's `schema` fails it)."""
         if not isinstance(v, str) or not re.fullmatch(f"0x[0-9a-fA-F]{{{digits}}}", v):
             raise PackError(path, f"expected {what} (0x and {digits} hex digits), found {_shown(v)}")
+        if not re.fullmatch(f"0x[0-9a-f]{{{digits}}}", v):
+            raise PackError(path, f"expected {what} in lowercase hex (SPEC 2, 8), found {_shown(v)}")
+        return v
+
+    def bare_hex64(self, v, path: str, what: str) -> str:
+        """64 lowercase hex digits without 0x (SPEC 3's salt and prompt_hash, SPEC 4's answer_salt)."""
+        if not isinstance(v, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", v):
+            raise PackError(path, f"expected 64 hex digits ({what}), found {_shown(v)}")
+        if not re.fullmatch(r"[0-9a-f]{64}", v):
+            raise PackError(path, f"expected 64 lowercase hex digits ({what}), found {_shown(v)}")
+        return v
+
+    def nonempty(self, v, path: str) -> str:
+        """A non-empty string: an id or a slug names something (probe34 B-F2)."""
+        if self.string(v, path) == "":
+            raise PackError(path, "expected a non-empty string, found \"\"")
+        return v
+
+    def uint_string(self, v, path: str, what: str, lo: int = 0) -> int:
+        """SPEC 6 / 8: an integer string (`"50000000"`; no sign, no leading zero, at most 78 digits) in
+        lo..2^256-1, as its value (probe34 B-F2: a JSON number here passed while the verifier's `schema`
+        fails it; a bounty_id of 0 names no bounty, SPEC 1 numbers them from 1, and the verifier refuses it)."""
+        if not isinstance(v, str) or not re.fullmatch(r"0|[1-9][0-9]{0,77}", v):
+            raise PackError(path, f"expected {what} as an integer string such as \"50000000\" (SPEC 6, 8), found {_shown(v)}")
+        n = int(v)
+        if not lo <= n < 2**256:
+            raise PackError(path, f"{what} {v} is outside {lo}..2^256-1")
+        return n
+
+    def fixed(self, v, path: str, places: int, what: str) -> Fraction:
+        """SPEC 6's decimal strings with exactly `places` decimals, plain notation (`"0.5000"` a score with
+        4, `"12.345"` seconds with 3, `"0.012075"` USDC with 6), as their value."""
+        if not isinstance(v, str) or len(v) > MAX_DECIMAL_CHARS or not re.fullmatch(f"(0|[1-9][0-9]*)\\.[0-9]{{{places}}}", v):
+            raise PackError(path, f"expected {what} with exactly {places} decimals such as \"0.{'5' + '0' * (places - 1)}\" (SPEC 6), found {_shown(v)}")
+        return dec(v)
+
+    def plain_decimal(self, v, path: str) -> Fraction:
+        """SPEC 6's configured values (`speed_weight`, `cost_weight`): a plain decimal string as configured
+        (`"0.3"`, `"0"`: no sign, no exponent)."""
+        if not isinstance(v, str) or len(v) > MAX_DECIMAL_CHARS or not re.fullmatch(r"(0|[1-9][0-9]*)(\.[0-9]+)?", v):
+            raise PackError(path, f"expected a decimal string such as \"0.3\" (SPEC 6: plain notation), found {_shown(v)}")
+        return dec(v)
+
+    def fraction(self, v, path: str) -> str:
+        """SPEC 6: a graded credit, a reduced fraction string (`"1/1"`, `"0/1"`, `"2/3"`)."""
+        m = re.fullmatch(r"(0|[1-9][0-9]{0,77})/([1-9][0-9]{0,77})", v) if isinstance(v, str) else None
+        if m is None or math.gcd(int(m[1]), int(m[2])) != 1:
+            raise PackError(path, f"expected a reduced fraction string such as \"2/3\" (SPEC 6), found {_shown(v)}")
         return v
 
     def one_of(self, v, path: str, allowed: tuple) -> str:
@@ -558,6 +595,8 @@ _READABLE_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9
 _READABLE_FRACTION = re.compile(f"[0-9]{{1,{MAX_INT_DIGITS}}}/(?!0+$)[0-9]{{1,{MAX_INT_DIGITS}}}")
 
 GRADERS = ("exact", "numeric", "contains_all", "json_fields")
+PAYOUT_RULES = {"winner_take_all": [10000], "top_n_split": [5000, 3000, 2000]}  # SPEC 1; any other splits are "custom"
+ZERO_WINNER_REASONS = ("no_runs", "none_at_or_above_threshold", "only_author_agents")  # SPEC 7.3
 VISIBILITIES = ("private", "public")
 
 
@@ -593,8 +632,9 @@ def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
 def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
     """A receipt (SPEC 4): every member typed as the verifier reads a receipt (its `readReceipt`, the same
     for a winner's and a rank row's: probe33 B-F2, a row's `tasks` of `{}` or a task's `credit` of 5 was a
-    failed hash here where the verifier refuses it, exit 2); with `full` (a winner's, which the checks
-    compute with) also the domains the checks need."""
+    failed hash here where the verifier refuses it, exit 2), then every member in its SPEC 4 / 6 format (the
+    verifier's `schema` fact; probe34 B-F2); with `full` (a winner's, which the checks grade) at least one
+    task."""
     rec = r.obj(rec, path, "receipt")
     r.f(rec, "score_composite", path, "string")
     for key in ("run_id", "benchmark_slug", "commit_root", "agent_id", "finalized_at"):
@@ -616,23 +656,34 @@ def _validate_receipt(r: _Reader, rec, path: str, full: bool) -> None:
         credit = r.get(t, "credit", tp)
         if credit is not None and not (isinstance(credit, str) and _READABLE_FRACTION.fullmatch(credit)):
             raise PackError(_step(tp, "credit"), f'expected a fraction string such as "2/3" or null, found {_shown(credit)}')
-    if not full:
-        return
-    r.f(rec, "commit_root", path, "string")
-    r.f(rec, "score_public", path, "string")
-    tasks_path = _step(path, "tasks")
-    tasks = r.f(rec, "tasks", path, "arr")
-    if not tasks:
-        raise PackError(tasks_path, "a receipt without tasks (its accuracy over zero tasks is undefined, SPEC 6)")
+    # SPEC 4 + 6's formats of every member (probe34 B-F2: a rank row's receipt was typed only as the
+    # verifier reads it, so a format its `schema` fails passed here), the same for every receipt
+    if r.get(rec, "schema", path) != RECEIPT_SCHEMA:
+        raise PackError(_step(path, "schema"), f'expected "{RECEIPT_SCHEMA}" (SPEC 4), found {_shown(rec["schema"])}')
+    for key in ("run_id", "benchmark_slug", "agent_id"):
+        r.f(rec, key, path, "nonempty")
+    r.f(rec, "commit_root", path, "hexstr", 64, "a digest")
+    r.f(rec, "attempt", path, "integer", 1)
+    r.f(rec, "started_at", path, "instant")
+    r.f(rec, "finalized_at", path, "instant")
+    r.f(rec, "wall_seconds", path, "fixed", 3, "seconds")
+    r.f(rec, "queries_used", path, "integer")
+    r.f(rec, "usdc_spent", path, "fixed", 6, "a USDC amount")
+    r.f(rec, "score_public", path, "fixed", 4, "a score")
+    r.f(rec, "score_composite", path, "fixed", 4, "a score")
+    tasks = rec["tasks"]
     for i, t in enumerate(tasks):
         tp = _step(tasks_path, i)
-        t = r.obj(t, tp, "receipt_task")
         r.f(t, "ordinal", tp, "integer")
         r.f(t, "bank_ordinal", tp, "integer")
-        r.f(t, "prompt_hash", tp, "string")
+        r.f(t, "prompt_hash", tp, "bare_hex64", "a prompt hash, SPEC 3")
         r.f(t, "visibility", tp, "one_of", VISIBILITIES)
-        if r.get(t, "answer_digest", tp) is not None:
-            r.f(t, "answer_digest", tp, "string")
+        if t["answer_digest"] is not None:
+            r.f(t, "answer_digest", tp, "hexstr", 64, "a digest")
+        if t["credit"] is not None:
+            r.f(t, "credit", tp, "fraction")
+    if full and not tasks:
+        raise PackError(tasks_path, "a receipt without tasks (its accuracy over zero tasks is undefined, SPEC 6)")
 
 
 def _validate_anchor(r: _Reader, a, path: str, nullable: bool) -> None:
@@ -644,11 +695,41 @@ def _validate_anchor(r: _Reader, a, path: str, nullable: bool) -> None:
     r.f(a, "anchor_block", path, "integer")
 
 
+def _validate_grader_types(r: _Reader, gt, path: str) -> None:
+    """SPEC 8's `grader_types`: the grading semantics of section 5 as text and examples, one member per
+    grader (all four), each `{gold_shape: str, semantics: str, examples: [{gold, answer: str, credit}]}` with
+    `credit` a reduced fraction (probe34 B-F2: a pack without it, or with odd values, passed here)."""
+    gt = r.obj(gt, path)
+    for name in gt:
+        if name not in GRADERS:
+            raise PackError(path, f"unknown key {_shown(name)} (not one of the graders {', '.join(GRADERS)}, SPEC 5)")
+    for name in GRADERS:
+        gp = _step(path, name)
+        g = r.obj(r.get(gt, name, path), gp)
+        for key in g:
+            if key not in ("gold_shape", "semantics", "examples"):
+                raise PackError(gp, f"unknown key {_shown(key)} (a grader is described by gold_shape, semantics, examples)")
+        r.f(g, "gold_shape", gp, "string")
+        r.f(g, "semantics", gp, "string")
+        ep = _step(gp, "examples")
+        for i, ex in enumerate(r.f(g, "examples", gp, "arr")):
+            xp = _step(ep, i)
+            ex = r.obj(ex, xp)
+            for key in ex:
+                if key not in ("gold", "answer", "credit"):
+                    raise PackError(xp, f"unknown key {_shown(key)} (an example is gold, answer, credit)")
+            r.get(ex, "gold", xp)
+            r.f(ex, "answer", xp, "string")
+            r.f(ex, "credit", xp, "fraction")
+
+
 def validate_pack(pack) -> None:
     """Refuses (PackError, naming the JSON path) a pack outside what the checks compute with, before any
-    check runs: SPEC 2 and the limits (json_problem), then SPEC 3, 4, 6 and 8's shapes and value domains
-    of every field the checks read. What is in its domain but wrong (a hash that differs, an unordered
-    row, a task bound to no test-set row) is a failed check, not an error."""
+    check runs: SPEC 2 and the limits (json_problem), then SPEC 3, 4, 6 and 8's shapes, formats and value
+    domains of every field (probe34 B-F2: the format rules of the fields no check here computes with were
+    not all read, so a pack the verifier fails on its `schema` fact passed here). What is in its domain but
+    wrong (a hash that differs, an unordered row, a task bound to no test-set row, two pool figures that
+    differ) is a failed check, not an error."""
     problem = json_problem(pack)
     if problem:
         raise PackError(*problem)
@@ -656,43 +737,50 @@ def validate_pack(pack) -> None:
     r.obj(pack, "$", "pack")
     b = r.obj(r.f(pack, "benchmark", "$", "obj"), "$.benchmark", "benchmark")
     bp = "$.benchmark"
+    r.f(b, "slug", bp, "nonempty")
+    r.f(b, "title", bp, "string")
     for key in ("commit_root", "award_tx", "ranking_digest"):
         r.f(b, key, bp, "hexstr", 64, "a digest")
-    for key in ("leaf_count", "chain_id", "award_block"):
-        r.f(b, key, bp, "integer")
-    for key in ("bounty_contract", "author"):
-        r.f(b, key, bp, "hexstr", 40, "an address")
-    # read by no check here, typed as the verifier reads them (its exit 2 is this script's exit 2 too)
-    for key in ("slug", "title", "token", "awarder"):
+    # SPEC 3: zero leaves is an error; a chain id names a chain
+    for key in ("leaf_count", "chain_id"):
+        r.f(b, key, bp, "integer", 1)
+    r.f(b, "award_block", bp, "integer")
+    for key in ("bounty_contract", "token", "author", "awarder"):
         r.f(b, key, bp, "string")
+        r.f(b, key, bp, "hexstr", 40, "an address")
     r.f(b, "closes_at", bp, "integer")
-    r.f(b, "bounty_id", bp, "uint256", "a bounty id")
-    r.f(b, "pool_base_units", bp, "uint256", "an amount in base units")
-    _validate_anchor(r, r.get(b, "commitment_anchor", bp), _step(bp, "commitment_anchor"), True)
+    r.f(b, "bounty_id", bp, "uint_string", "a bounty id", 1)  # SPEC 1: ids are sequential from 1
+    r.f(b, "pool_base_units", bp, "uint_string", "an amount in base units")
+    _validate_anchor(r, r.get(b, "commitment_anchor", bp), _step(bp, "commitment_anchor"), False)
+    _validate_grader_types(r, r.get(b, "grader_types", bp), _step(bp, "grader_types"))
 
-    ts = r.f(pack, "test_set", "$", "arr")
+    ts = r.f(pack, "test_set", "$", "arr", None, 1)  # SPEC 3: zero leaves is an error
     for i, row in enumerate(ts):
         rp = f"$.test_set[{i}]"
         row = r.obj(row, rp, "test_row")
         r.f(row, "ordinal", rp, "integer")
         r.f(row, "prompt", rp, "string")
         r.f(row, "salt", rp, "string")
+        r.f(row, "salt", rp, "bare_hex64", "a salt, SPEC 3")
         r.f(row, "visibility", rp, "one_of", VISIBILITIES)
         grader = r.f(row, "grader_type", rp, "one_of", GRADERS)
         _validate_gold(r, grader, r.get(row, "gold", rp), _step(rp, "gold"))
 
-    for i, w in enumerate(r.f(pack, "winners", "$", "arr")):
+    for i, w in enumerate(r.f(pack, "winners", "$", "arr", MAX_WINNERS)):
         wp = f"$.winners[{i}]"
         w = r.obj(w, wp, "winner")
         r.f(w, "place", wp, "integer", 1)
-        r.f(w, "agent_id", wp, "string")
+        r.f(w, "agent_id", wp, "nonempty")
         r.f(w, "withdrawal_address", wp, "string")
-        r.f(w, "amount_base_units", wp, "uint256", "an amount in base units")
-        r.f(w, "run_id", wp, "string")
+        r.f(w, "withdrawal_address", wp, "hexstr", 40, "an address")
+        r.f(w, "amount_base_units", wp, "uint_string", "an amount in base units")
+        r.f(w, "run_id", wp, "nonempty")
         r.f(w, "receipt_hash", wp, "string")
+        r.f(w, "receipt_hash", wp, "hexstr", 64, "a digest")
         salt = r.get(w, "answer_salt", wp)
         if not isinstance(salt, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", salt):
             raise PackError(_step(wp, "answer_salt"), f"expected 64 hex digits (32 bytes, SPEC 4), found {_shown(salt)}")
+        r.f(w, "answer_salt", wp, "bare_hex64", "32 bytes, SPEC 4")
         _validate_receipt(r, r.get(w, "receipt", wp), _step(wp, "receipt"), True)
         for j, a in enumerate(r.f(w, "answers", wp, "arr")):
             ap = f"{wp}.answers[{j}]"
@@ -703,44 +791,52 @@ def validate_pack(pack) -> None:
 
     rdp = "$.rank_derivation"
     rd = r.obj(r.f(pack, "rank_derivation", "$", "obj"), rdp, "rank_derivation")
-    sw = r.f(rd, "speed_weight", rdp, "decimal")
-    cw = r.f(rd, "cost_weight", rdp, "decimal")
+    sw = r.f(rd, "speed_weight", rdp, "plain_decimal")
+    cw = r.f(rd, "cost_weight", rdp, "plain_decimal")
     r.f(rd, "time_budget_seconds", rdp, "integer", 1)
     budget = None
     if r.get(rd, "cost_budget_usdc", rdp) is not None:
-        budget = r.f(rd, "cost_budget_usdc", rdp, "decimal")
+        budget = r.f(rd, "cost_budget_usdc", rdp, "fixed", 6, "a USDC amount")
     # SPEC 6: 0 <= sw, cw and sw + cw <= 1 (cw taken as 0 without a budget); a budget of 0 with cw > 0
     cw_used = cw if budget is not None else Fraction(0)
-    if sw < 0 or cw < 0 or sw + cw_used > 1:
+    if sw + cw_used > 1:
         raise PackError(rdp, f"speed_weight {rd['speed_weight']} and cost_weight {rd['cost_weight']} are not 0 <= sw, cw and sw + cw <= 1 (SPEC 6)")
-    if budget is not None and (budget < 0 or (budget == 0 and cw > 0)):
+    if budget is not None and budget == 0 and cw > 0:
         raise PackError(_step(rdp, "cost_budget_usdc"), f"a budget of {rd['cost_budget_usdc']} with cost_weight {rd['cost_weight']} (SPEC 6)")
-    r.f(rd, "threshold_bps", rdp, "integer")
+    r.f(rd, "threshold_bps", rdp, "integer", 0, 10000)  # SPEC 1: thresholdBps <= 10000
     r.f(rd, "payout_rule", rdp, "string")
-    for i, s in enumerate(r.f(rd, "splits_bps", rdp, "arr", MAX_PLACES)):
-        r.integer(s, f"{rdp}.splits_bps[{i}]", 1, 10000)  # SPEC 1: each > 0, summing to 10000
-    r.f(rd, "pool_base_units", rdp, "uint256", "an amount in base units")
+    r.f(rd, "payout_rule", rdp, "one_of", tuple(PAYOUT_RULES) + ("custom",))
+    # SPEC 1: 1..8 places, each > 0, summing to 10000
+    for i, s in enumerate(r.f(rd, "splits_bps", rdp, "arr", MAX_WINNERS, 1)):
+        r.integer(s, f"{rdp}.splits_bps[{i}]", 1, 10000)
+    r.f(rd, "pool_base_units", rdp, "uint_string", "an amount in base units")
     for i, a in enumerate(r.f(rd, "place_amounts_base_units", rdp, "arr", MAX_PLACES)):
-        r.uint256(a, f"{rdp}.place_amounts_base_units[{i}]", "an amount in base units")
+        r.uint_string(a, f"{rdp}.place_amounts_base_units[{i}]", "an amount in base units")
     if r.get(rd, "zero_winner_reason", rdp) is not None:
         r.f(rd, "zero_winner_reason", rdp, "string")
+        r.f(rd, "zero_winner_reason", rdp, "one_of", ZERO_WINNER_REASONS)
     for i, row in enumerate(r.f(rd, "rows", rdp, "arr")):
         rp = f"{rdp}.rows[{i}]"
         row = r.obj(row, rp, "rank_row")
         r.f(row, "rank", rp, "integer", 1)
-        r.f(row, "agent_id", rp, "string")
+        r.f(row, "agent_id", rp, "nonempty")
         if not isinstance(r.get(row, "is_author_agent", rp), bool):
             raise PackError(_step(rp, "is_author_agent"), f"expected true or false, found {_shown(row['is_author_agent'])}")
-        r.f(row, "run_id", rp, "string")
+        r.f(row, "run_id", rp, "nonempty")
         r.f(row, "receipt_hash", rp, "hexstr", 64, "a digest")
-        if row.get("receipt") is not None:
+        # SPEC 8: `receipt` is optional (absent, not null); `receipt_url` is a member, a string or null
+        if "receipt" in row:
+            if row["receipt"] is None:
+                raise PackError(_step(rp, "receipt"), "expected a receipt object (SPEC 8: optional, so absent rather than null), found null")
             _validate_receipt(r, row["receipt"], _step(rp, "receipt"), False)
         r.f(row, "achieved_at", rp, "instant")
-        for key in ("rank_accuracy", "score_public", "score_composite", "wall_seconds", "usdc_spent"):
-            r.f(row, key, rp, "decimal")
+        for key in ("rank_accuracy", "score_public", "score_composite"):
+            r.f(row, key, rp, "fixed", 4, "a score")
+        r.f(row, "wall_seconds", rp, "fixed", 3, "seconds")
+        r.f(row, "usdc_spent", rp, "fixed", 6, "a USDC amount")
         r.f(row, "queries_used", rp, "integer")
-        r.f(row, "attempts_used", rp, "integer")
-        if row.get("receipt_url") is not None:
+        r.f(row, "attempts_used", rp, "integer", 1)  # SPEC 7.1: counts the agent's attempts, this one included
+        if r.get(row, "receipt_url", rp) is not None:
             r.f(row, "receipt_url", rp, "string")
 
     r.f(pack, "pack_hash", "$", "hexstr", 64, "a digest")
@@ -987,6 +1083,29 @@ def read_words(data: bytes) -> list[int]:
 # ---------------------------------------------------------------------------------------------------
 
 
+# SPEC 8: the members a rank row repeats from its run's receipt (SPEC 4)
+ROW_FROM_RECEIPT = ("run_id", "agent_id", "score_public", "score_composite", "wall_seconds", "queries_used", "usdc_spent")
+
+
+def receipt_binding_problems(who: str, rec: dict, owner: dict, b: dict, ts: list, prompt_hashes: list[str]) -> list[str]:
+    """SPEC 4 + 8: a receipt (a winner's or a rank row's) is its owner's run (`run_id`, `agent_id`) of this
+    benchmark (`benchmark_slug`, `commit_root`), and each task, in ordinal order 0..n-1, is bound to the
+    test-set row its `bank_ordinal` names (that row's `prompt_hash` and `visibility`). The problems, each
+    starting with `who`."""
+    problems = []
+    for key, want in (("run_id", owner["run_id"]), ("agent_id", owner["agent_id"]), ("benchmark_slug", b["slug"]), ("commit_root", b["commit_root"])):
+        if rec[key] != want:
+            problems.append(f"{who}: receipt {key} {_shown(rec[key])} != {_shown(want)}")
+    for i, t in enumerate(rec["tasks"]):
+        if t["ordinal"] != i:
+            problems.append(f"{who}: task at position {i} has ordinal {t['ordinal']} (0..n-1 in order)")
+        if t["bank_ordinal"] >= len(ts):
+            problems.append(f"{who}: task {t['ordinal']} names bank_ordinal {t['bank_ordinal']}, beyond the test set")
+        elif t["prompt_hash"] != prompt_hashes[t["bank_ordinal"]] or t["visibility"] != ts[t["bank_ordinal"]]["visibility"]:
+            problems.append(f"{who}: task {t['ordinal']} not bound to test_set[{t['bank_ordinal']}]")
+    return problems
+
+
 def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TIMEOUT_S) -> list[tuple[str, bool, str]]:
     """Runs the checks on a pack that validate_pack accepted: (name, passed, one line) per check.
     Raises RpcError when the RPC cannot be read."""
@@ -1034,60 +1153,76 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
     graded = 0
     for w in winners:
         rec = w["receipt"]
+        who = f"winner {w['place']}"
         rh = hx(keccak256(canonical(rec)))
         if rh != w["receipt_hash"]:
-            problems.append(f"winner {w['place']}: receipt hashes to {rh}")
-        if rec["commit_root"] != b["commit_root"]:
-            problems.append(f"winner {w['place']}: receipt commit_root differs")
+            problems.append(f"{who}: receipt hashes to {rh}")
+        problems += receipt_binding_problems(who, rec, w, b, ts, prompt_hashes)
         tasks = rec["tasks"]
-        answers = {a["ordinal"]: a for a in w["answers"]}
+        answers: dict[int, dict] = {}
+        for a in w["answers"]:  # SPEC 4: one revealed answer per answered task of the receipt
+            if a["ordinal"] in answers or not 0 <= a["ordinal"] < len(tasks):
+                problems.append(f"{who}: answer for task {a['ordinal']} is a second one or names no task of its receipt")
+            answers.setdefault(a["ordinal"], a)
         credits: dict[int, Fraction] = {}
         for t in tasks:
-            if t["bank_ordinal"] >= len(ts):
-                problems.append(f"winner {w['place']}: task {t['ordinal']} names bank_ordinal {t['bank_ordinal']}, beyond the test set")
+            if t["bank_ordinal"] >= len(ts):  # named by receipt_binding_problems
                 credits[t["ordinal"]] = Fraction(0)
                 continue
             bank = ts[t["bank_ordinal"]]
-            if t["prompt_hash"] != prompt_hashes[t["bank_ordinal"]] or t["visibility"] != bank["visibility"]:
-                problems.append(f"winner {w['place']}: task {t['ordinal']} not bound to test_set[{t['bank_ordinal']}]")
             a = answers.get(t["ordinal"])
             if a is None:
                 if t["answer_digest"] is not None:
-                    problems.append(f"winner {w['place']}: task {t['ordinal']} has a digest but no revealed answer")
+                    problems.append(f"{who}: task {t['ordinal']} has a digest but no revealed answer")
                 credits[t["ordinal"]] = Fraction(0)
                 continue
             digest = hx(keccak256(a["answer_text"].encode("utf-8") + bytes.fromhex(w["answer_salt"])))
             if digest != t["answer_digest"] or a["bank_ordinal"] != t["bank_ordinal"]:
-                problems.append(f"winner {w['place']}: answer {t['ordinal']} does not match its digest")
+                problems.append(f"{who}: answer {t['ordinal']} does not match its digest")
             credits[t["ordinal"]] = grade(bank["grader_type"], bank["gold"], a["answer_text"])
             graded += 1
         ranked = [t for t in tasks if t["visibility"] == ("private" if has_private else "public")]
         public = [t for t in tasks if t["visibility"] == "public"]
         if not ranked:  # SPEC 6: the accuracy is over the run's private tasks when the bank has any
-            problems.append(f"winner {w['place']}: the receipt has no {'private' if has_private else 'public'} task to rank on")
+            problems.append(f"{who}: the receipt has no {'private' if has_private else 'public'} task to rank on")
             continue
         acc = half_up_4(sum((credits[t["ordinal"]] for t in ranked), Fraction(0)) / len(ranked))
         pub = half_up_4(sum((credits[t["ordinal"]] for t in public), Fraction(0)) / len(public)) if public else None
         row = rows_by_run.get(w["run_id"])
         if row is None:
-            problems.append(f"winner {w['place']}: run {w['run_id']} is not a rank_derivation row")
+            problems.append(f"{who}: run {w['run_id']} is not a rank_derivation row")
         else:
+            if row["receipt_hash"] != w["receipt_hash"]:
+                problems.append(f"{who}: receipt_hash differs from its row's {row['receipt_hash']}")
             if row["rank_accuracy"] != acc:
-                problems.append(f"winner {w['place']}: regraded accuracy {acc} != row {row['rank_accuracy']}")
+                problems.append(f"{who}: regraded accuracy {acc} != row {row['rank_accuracy']}")
             if pub is not None and rec["score_public"] != pub:
-                problems.append(f"winner {w['place']}: regraded public score {pub} != receipt {rec['score_public']}")
+                problems.append(f"{who}: regraded public score {pub} != receipt {rec['score_public']}")
     record("winners_regraded", problems, f"{graded} answers of {len(winners)} winners: digests, receipt hashes, accuracy")
 
-    # SPEC 6: composites
+    # SPEC 6: composites; SPEC 4 + 8: a row repeats its receipt's (the row's own, else its winner's)
     problems = []
-    for row in rd["rows"]:
+    winner_receipts = {w["run_id"]: w["receipt"] for w in winners}
+    carried = 0
+    for i, row in enumerate(rd["rows"]):
         c = composite(rd, row)
         if c != row["score_composite"]:
             problems.append(f"{row['agent_id']}: composite {c} != {row['score_composite']}")
-        if "receipt" in row and row["receipt"] is not None:
-            if row["receipt"]["score_composite"] != row["score_composite"]:
-                problems.append(f"{row['agent_id']}: row and receipt composites differ")
-    record("composites", problems, f"{len(rd['rows'])} composites recomputed")
+        rec = row.get("receipt")
+        if rec is not None:
+            carried += 1
+            who = f"rank_derivation.rows[{i}] ({row['agent_id']})"
+            rh = hx(keccak256(canonical(rec)))
+            if rh != row["receipt_hash"]:
+                problems.append(f"{who}: its receipt hashes to {rh}, the row says {row['receipt_hash']}")
+            problems += receipt_binding_problems(who, rec, row, b, ts, prompt_hashes)
+        else:
+            rec = winner_receipts.get(row["run_id"])
+        if rec is not None:
+            for key in ROW_FROM_RECEIPT:
+                if row[key] != rec[key]:
+                    problems.append(f"{row['agent_id']}: row {key} {_shown(row[key])} != its receipt's {_shown(rec[key])}")
+    record("composites", problems, f"{len(rd['rows'])} composites recomputed; {carried} row receipts hash to their rows and agree with them")
 
     # SPEC 7.1: order
     rows = rd["rows"]
@@ -1142,6 +1277,14 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         problems.append("winner places are not 1..k")
     if reason != rd["zero_winner_reason"]:
         problems.append(f"zero_winner_reason should be {reason}")
+    # SPEC 1: splits non-increasing, summing to 10000, the named rules' own; SPEC 8: one pool, stated twice
+    if sum(splits) != 10000 or any(later > earlier for earlier, later in zip(splits, splits[1:])):
+        problems.append(f"splits_bps {splits} are not non-increasing summing to 10000")
+    named = PAYOUT_RULES.get(rd["payout_rule"])
+    if named is not None and splits != named:
+        problems.append(f"payout_rule {rd['payout_rule']} means {named}, splits_bps is {splits}")
+    if rd["pool_base_units"] != b["pool_base_units"]:
+        problems.append(f"rank_derivation.pool_base_units {rd['pool_base_units']} != benchmark.pool_base_units {b['pool_base_units']}")
     record("selection_and_payouts", problems, f"{k} winners, amounts {amounts}")
 
     if rpc_url is None:

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keccak256, toBytes, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { canonicalJsonString, packHash, parseJson, rankingDigest } from "@bench-bounty/evidence";
 import { isVerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { INDEPENDENT_CHECK } from "../src/independent.js";
 
@@ -308,6 +309,195 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       const r = await check([file]);
       expect(r.status, r.stderr).toBe(2);
       expect(r.stderr.startsWith(`check_pack: malformed pack: ${path}`), r.stderr).toBe(true);
+    },
+  );
+
+  // probe34 B-F2: a pack re-hashed after one edit (pack_hash and ranking_digest recomputed, so no hash
+  // catches it) that the verifier fails (exit 1) or refuses (exit 2) passed here 7/7: fields typed only
+  // loosely (addresses, bounty_id, grader_types, a score's 4 decimals, a row's receipt) and cross-field
+  // agreements not checked (the two pools, a row against its receipt, the payout rule against the splits).
+  // Each is no pass here either: exit 2 naming the path where the verifier refuses it or a format rule
+  // breaks (demo/README.md), else the named check fails (exit 1).
+  const rehashed: [string, (p: Pack) => void, 1 | 2, { path: string } | { fails: string }][] = [
+    [
+      "bounty_id 0 as a JSON number",
+      (p) => (p.benchmark.bounty_id = 0),
+      2,
+      { path: "$.benchmark.bounty_id" },
+    ],
+    ['bounty_id "0"', (p) => (p.benchmark.bounty_id = "0"), 2, { path: "$.benchmark.bounty_id" }],
+    [
+      "bounty_id 3 as a JSON number",
+      (p) => (p.benchmark.bounty_id = 3),
+      1,
+      { path: "$.benchmark.bounty_id" },
+    ],
+    ["no grader_types", (p) => delete p.benchmark.grader_types, 2, { path: "$.benchmark.grader_types" }],
+    [
+      "grader_types a string",
+      (p) => (p.benchmark.grader_types = " "),
+      1,
+      { path: "$.benchmark.grader_types" },
+    ],
+    [
+      "grader_types without json_fields",
+      (p) => delete p.benchmark.grader_types.json_fields,
+      1,
+      { path: "$.benchmark.grader_types.json_fields" },
+    ],
+    [
+      "an example's credit that is not a fraction",
+      (p) => (p.benchmark.grader_types.exact.examples[0].credit = "-1"),
+      1,
+      { path: "$.benchmark.grader_types.exact.examples[0].credit" },
+    ],
+    [
+      "examples an object",
+      (p) => (p.benchmark.grader_types.numeric.examples = {}),
+      1,
+      { path: "$.benchmark.grader_types.numeric.examples" },
+    ],
+    [
+      "a number for gold_shape",
+      (p) => (p.benchmark.grader_types.numeric.gold_shape = 0),
+      1,
+      { path: "$.benchmark.grader_types.numeric.gold_shape" },
+    ],
+    ['awarder "private"', (p) => (p.benchmark.awarder = "private"), 1, { path: "$.benchmark.awarder" }],
+    [
+      "an upper-case awarder",
+      (p) => (p.benchmark.awarder = "0X" + "A".repeat(40)),
+      1,
+      { path: "$.benchmark.awarder" },
+    ],
+    [
+      "an upper-case bounty_contract",
+      (p) => (p.benchmark.bounty_contract = p.benchmark.bounty_contract.toUpperCase().replace("0X", "0x")),
+      1,
+      { path: "$.benchmark.bounty_contract" },
+    ],
+    ["an empty slug", (p) => (p.benchmark.slug = ""), 1, { path: "$.benchmark.slug" }],
+    [
+      "a null commitment_anchor",
+      (p) => (p.benchmark.commitment_anchor = null),
+      1,
+      { path: "$.benchmark.commitment_anchor" },
+    ],
+    [
+      'withdrawal_address "private"',
+      (p) => (p.winners[0].withdrawal_address = "private"),
+      1,
+      { path: "$.winners[0].withdrawal_address" },
+    ],
+    [
+      'rank_accuracy "1" (not 4 decimals)',
+      (p) => (p.rank_derivation.rows[0].rank_accuracy = "1"),
+      1,
+      { path: "$.rank_derivation.rows[0].rank_accuracy" },
+    ],
+    [
+      "a 77-digit score_public",
+      (p) => (p.rank_derivation.rows[4].score_public = "9".repeat(77)),
+      1,
+      { path: "$.rank_derivation.rows[4].score_public" },
+    ],
+    [
+      "a null row receipt",
+      (p) => (p.rank_derivation.rows[1].receipt = null),
+      1,
+      { path: "$.rank_derivation.rows[1].receipt" },
+    ],
+    [
+      "a row without receipt_url",
+      (p) => delete p.rank_derivation.rows[1].receipt_url,
+      1,
+      { path: "$.rank_derivation.rows[1].receipt_url" },
+    ],
+    [
+      "a row receipt's prompt_hash that is not one",
+      (p) => (p.rank_derivation.rows[2].receipt.tasks[3].prompt_hash = "1e3"),
+      1,
+      { path: "$.rank_derivation.rows[2].receipt.tasks[3].prompt_hash" },
+    ],
+    [
+      "a row receipt without started_at's format",
+      (p) => (p.rank_derivation.rows[0].receipt.started_at = "private"),
+      1,
+      { path: "$.rank_derivation.rows[0].receipt.started_at" },
+    ],
+    [
+      "a payout rule that is none",
+      (p) => (p.rank_derivation.payout_rule = "0x"),
+      1,
+      { path: "$.rank_derivation.payout_rule" },
+    ],
+    [
+      'the benchmark pool "1" (the ranking\'s stays 12345679)',
+      (p) => (p.benchmark.pool_base_units = "1"),
+      1,
+      { fails: "selection_and_payouts" },
+    ],
+    [
+      "winner_take_all over the splits [5000, 3000, 2000]",
+      (p) => (p.rank_derivation.payout_rule = "winner_take_all"),
+      1,
+      { fails: "selection_and_payouts" },
+    ],
+    [
+      "a row's agent_id other than its receipt's",
+      (p) => (p.rank_derivation.rows[0].agent_id = "someone-else"),
+      1,
+      { fails: "composites" },
+    ],
+    [
+      "a row's queries_used other than its receipt's",
+      (p) => (p.rank_derivation.rows[2].queries_used = 9007199254740991),
+      1,
+      { fails: "composites" },
+    ],
+    [
+      "a row receipt that hashes to another receipt_hash",
+      (p) => (p.rank_derivation.rows[3].receipt.attempt = 2),
+      1,
+      { fails: "composites" },
+    ],
+    [
+      "a row receipt's task bound to another test-set row",
+      (p) => (p.rank_derivation.rows[3].receipt.tasks[0].bank_ordinal = 1),
+      1,
+      { fails: "composites" },
+    ],
+    ["another slug than the receipts'", (p) => (p.benchmark.slug = "0"), 1, { fails: "winners_regraded" }],
+    [
+      "a winner's answer revealed twice",
+      (p) => p.winners[0].answers.push(p.winners[0].answers[0]),
+      1,
+      { fails: "winners_regraded" },
+    ],
+  ];
+
+  it.each(rehashed.map(([name, change, exit, want]) => [name, exit, change, want] as const))(
+    "a re-hashed pack with %s: the verifier exits %i, check_pack does not pass it (probe34 B-F2)",
+    async (name, verifierExit, change, want) => {
+      const p = parseJson(readFileSync(VECTOR)) as Pack;
+      change(p);
+      p.benchmark.ranking_digest = rankingDigest(p.rank_derivation);
+      p.pack_hash = packHash(p as Parameters<typeof packHash>[0]);
+      const text = canonicalJsonString(p);
+      const verdict = await verifyPack({ source: new TextEncoder().encode(text), policy: "offline" }).then(
+        (report) => (report.policy_met ? 0 : 1),
+        (e: unknown) => (isVerifierInputError(e) ? 2 : e),
+      );
+      expect(verdict).toBe(verifierExit);
+      const r = await check([write(`rehashed-${name.replace(/\W+/g, "-")}.json`, text)]);
+      expect(r.stderr).not.toContain("Traceback");
+      if ("path" in want) {
+        expect(r.status, r.stdout + r.stderr).toBe(2);
+        expect(r.stderr.startsWith(`check_pack: malformed pack: ${want.path}: `), r.stderr).toBe(true);
+      } else {
+        expect(r.status, r.stdout + r.stderr).toBe(1);
+        expect(r.stdout).toMatch(new RegExp(`^FAIL ${want.fails} `, "m"));
+      }
     },
   );
 
