@@ -25,7 +25,13 @@
  * (`AnchorsTable.pendingOfKind` skips it) for `anchor <slug>` or the award, which send it as any other.
  */
 import type { Hex } from "@bench-bounty/evidence";
-import { squattedError, type AnchorEvidence, type AnchorSquat } from "./chain.js";
+import {
+  AnchorNotMined,
+  squattedError,
+  type AnchorEvidence,
+  type AnchorOutcome,
+  type AnchorSquat,
+} from "./chain.js";
 import type { PlatformContext } from "./context.js";
 import { PlatformError } from "./errors.js";
 import type { AnchorKind } from "./store/anchors.js";
@@ -72,11 +78,15 @@ const REVEAL_POLL_MS = 500;
  * store transaction (a commitment's also on every benchmark with that root and no commitment anchor
  * yet; a receipt's benchmark board shows the hash from then on, `reveal.ts`). A digest someone else
  * anchored first with another kind is recorded as squatted (no flush sends it again) after the others
- * are recorded.
+ * are recorded. Its transaction is waited for as the chain gateway bounds an anchoring
+ * (`ChainGateway.anchorMany`: within `ChainConfig.anchorWaitMs`, a dropped one let go at once), so one
+ * transaction the node never mines does not keep the gateway's write turn from relayed claims, the award
+ * and other anchors (probe34 A-F1).
  * @returns the evidence per digest, in input order
- * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending),
- *   `anchor_squatted` naming the first squatted digest, `details.anchored` counting the others, which
- *   are recorded
+ * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending; for a
+ *   transaction not mined in time, `details.tx_hash`, `anchor_state` `pending` or `dropped`,
+ *   `retry_after_seconds`), `anchor_squatted` naming the first squatted digest, `details.anchored`
+ *   counting the others, which are recorded
  */
 export async function anchorDigests(
   ctx: PlatformContext,
@@ -85,7 +95,13 @@ export async function anchorDigests(
 ): Promise<AnchorEvidence[]> {
   if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
   if (digests.length === 0) return [];
-  const outcomes = await ctx.chain.anchorMany(digests, kind);
+  let outcomes: AnchorOutcome[];
+  try {
+    outcomes = await ctx.chain.anchorMany(digests, kind);
+  } catch (e) {
+    if (e instanceof AnchorNotMined) throw anchorNotMinedError(e, kind, digests.length);
+    throw e;
+  }
   const squats: [Hex, AnchorSquat][] = [];
   await ctx.store.tx(async (t) => {
     const anchored: Hex[] = [];
@@ -106,6 +122,24 @@ export async function anchorDigests(
   if (squats.length > 0)
     throw squattedError(squats[0]![0], kind, squats[0]![1], { anchored: digests.length - squats.length });
   return outcomes as AnchorEvidence[];
+}
+
+/**
+ * `chain_error` for an anchoring whose transaction was not mined within the gateway's bound: what it is
+ * (still pending in the node's pool, or dropped by it), never a failure of the chain RPC; the digests
+ * stay pending.
+ */
+function anchorNotMinedError(e: AnchorNotMined, kind: AnchorKind, count: number): PlatformError {
+  const what = `the ${kind} anchor transaction ${e.txHash} (${count} digest${count === 1 ? "" : "s"}${e.adopted ? ", sent before" : ""})`;
+  const message =
+    e.state === "pending"
+      ? `${what} is not mined yet (pending in the node's pool: a transaction that stays pending may be underpriced or stuck on the node); its digests stay pending: the next batch, \`anchor\` or the award adopts that transaction once mined (never sends them twice while it may be mined)`
+      : `${what} was dropped by the node before it was mined; its digests stay pending: the next batch, \`anchor\` or the award sends them anew`;
+  return new PlatformError("chain_error", message, {
+    tx_hash: e.txHash,
+    anchor_state: e.state === "pending" ? "pending" : "dropped",
+    retry_after_seconds: 10,
+  });
 }
 
 /** Digests per `anchorMany` by default: ~25,000 gas each, far under a Base block's gas limit. */

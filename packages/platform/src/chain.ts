@@ -86,6 +86,13 @@ export interface ChainConfig {
    */
   awardWaitMs?: number;
   /**
+   * How long an anchoring without a caller's deadline (the batcher's flushes, an immediate finalize's or
+   * publish's anchor, `anchor <slug>`, the award's re-anchors) waits in the gateway's write turn for its
+   * transaction to be mined, milliseconds (default {@link DEFAULT_ANCHOR_WAIT_MS}): see
+   * {@link ChainGateway.anchorMany}.
+   */
+  anchorWaitMs?: number;
+  /**
    * Blocks an award transaction's block must have on top of it, itself included, before the award is
    * recorded `confirmed` and its pack (which reveals the test set) minted (default 1: the block it is
    * mined in). On a chain whose recent blocks may be reorganised (an L2's unsafe head) more: a mined award
@@ -107,6 +114,21 @@ export interface ChainConfig {
 /** Default of {@link ChainConfig.awardWaitMs}: 180 s (viem's own default wait for a receipt). */
 export const DEFAULT_AWARD_WAIT_MS = 180_000;
 
+/**
+ * Default of {@link ChainConfig.anchorWaitMs}: 20 s, the longest an anchor transaction of the platform
+ * account that the node still holds (pending: on a real chain underpriced or stuck in a fee spike) keeps
+ * the gateway's one write turn, which relayed claims, the award and every other anchor share (probe34
+ * A-F1: viem's 180 s wait held them all). A normal anchor is mined well within it (Base: 2 s blocks).
+ */
+export const DEFAULT_ANCHOR_WAIT_MS = 20_000;
+
+/**
+ * Consecutive looks ({@link STOP_CHECK_MS} apart) at which an awaited anchor transaction must be unknown
+ * to the node before it is taken as dropped ({@link ChainGateway.waitWithin} `letGoDropped`): one miss may
+ * be a load-balanced RPC's node that has not seen it yet.
+ */
+export const DROPPED_AFTER_LOOKS = 2;
+
 /** Where a sent transaction is after a bounded wait ({@link ChainGateway.waitWithin}). */
 export type WaitOutcome =
   | { state: "mined"; block: number }
@@ -117,7 +139,9 @@ export type WaitOutcome =
 /**
  * How an anchoring waits for a transaction ({@link ChainGateway.anchorMany}): its own, or one of the
  * platform account's anchoring the same digests found waiting in the node's pool (sent by a process
- * killed while it waited). Without it the wait is viem's own (180 s).
+ * killed while it waited) or let go by an earlier call of this gateway still pending. Without it the wait
+ * ends {@link ChainConfig.anchorWaitMs} after the call's turn began. A transaction the node no longer
+ * knows is let go as soon as that is seen ({@link DROPPED_AFTER_LOOKS}), not at `until`.
  */
 export interface AnchorWait {
   /**
@@ -571,21 +595,42 @@ export class ChainGateway {
    * A digest already anchored with this kind is looked up instead of being sent again (a retry after a
    * crash, or a stranger anchoring the same digest: the registry keeps the first anchoring and its
    * kind, SPEC 1.2); one anchored with another kind cannot be anchored again and is returned as
-   * `{ squatted }` (probe14 D3-F8), never adopted. With `wait` ({@link AnchorWait}) every wait for a
-   * transaction (this account's pending anchoring of the digests, then its own send) ends by
-   * `wait.until` and is told to `wait.onWaiting`; without it, viem's own wait (180 s).
+   * `{ squatted }` (probe14 D3-F8), never adopted. Every wait for a transaction (this account's pending
+   * anchoring of the digests, then its own send) ends by `wait.until` and is told to `wait.onWaiting`;
+   * without `wait`, {@link ChainConfig.anchorWaitMs} (default {@link DEFAULT_ANCHOR_WAIT_MS}) after this
+   * call's turn began. The wait is inside the gateway's one write turn, so it is what bounds how long one
+   * anchoring keeps relayed claims, the award and other anchors waiting (probe34 A-F1: viem's 180 s for
+   * a transaction the node had dropped held them all): a transaction seen dropped is let go at once
+   * ({@link AnchorNotMined} `unknown`: its digests are sent anew, with a fresh nonce, by the next call);
+   * one still pending at the bound is let go too ({@link AnchorNotMined} `pending`) and remembered, so
+   * the next call for those digests adopts it (waits for it again) instead of sending them twice or
+   * replacing it, as it adopts one found in the node's pool.
    * @returns the evidence, or the squat, per digest, in input order
    * @throws PlatformError `chain_error`; {@link AnchorNotMined} when a transaction waited for is not
-   *   mined by `wait.until` (or `wait.stop`)
+   *   mined by `wait.until` (or `wait.stop`), or is dropped
    */
   anchorMany(digests: Hex[], kind: PlatformAnchorKind, wait?: AnchorWait): Promise<AnchorOutcome[]> {
-    return this.exclusive(() => this.anchorManyNow(digests, kind, wait));
+    return this.exclusive(() =>
+      this.anchorManyNow(
+        digests,
+        kind,
+        wait ?? { until: Date.now() + (this.config.anchorWaitMs ?? DEFAULT_ANCHOR_WAIT_MS) },
+      ),
+    );
   }
+
+  /**
+   * The platform account's anchor transactions an anchoring of this gateway let go while the node still
+   * held them (pending at its bound), by digest (lowercase): the next anchoring of a digest adopts its
+   * transaction ({@link awaitOwnPendingAnchors}), so it is never sent twice while that one may be mined,
+   * even on a node whose pending block does not show its pool.
+   */
+  private readonly letGo = new Map<string, Hash>();
 
   private async anchorManyNow(
     digests: Hex[],
     kind: PlatformAnchorKind,
-    wait: AnchorWait | undefined,
+    wait: AnchorWait,
   ): Promise<AnchorOutcome[]> {
     const out = new Map<string, AnchorOutcome>();
     const lookUp = async (ds: Hex[]): Promise<Hex[]> => {
@@ -620,9 +665,15 @@ export class ChainGateway {
                 args: [todo, ANCHOR_KINDS[kind]],
               });
         const what = todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`;
-        const block = wait
-          ? await this.anchorMinedBy(hash, what, false, wait)
-          : Number((await this.wait(hash, what)).blockNumber);
+        let block: number;
+        try {
+          block = await this.anchorMinedBy(hash, what, false, wait);
+        } catch (e) {
+          // still held by the node at the bound: remembered, adopted by the next call for these digests
+          if (e instanceof AnchorNotMined && e.state === "pending")
+            for (const d of todo) this.letGo.set(d, hash);
+          throw e;
+        }
         for (const d of todo) {
           out.set(d, {
             registry_address: lower(this.config.contracts.anchorRegistry),
@@ -642,35 +693,43 @@ export class ChainGateway {
   }
 
   /**
-   * Waits for the platform account's transactions in the node's pool that anchor any of `digests`
-   * (`anchor` or `anchorMany` calls to the registry), mined or reverted. Only read when the account has
-   * unmined transactions; a node without a pending block shows none. With `wait`, each is waited for
-   * until `wait.until` ({@link anchorMinedBy}): one dropped meanwhile is let go (the digests are looked
-   * up again, then sent anew).
+   * Waits for the platform account's transactions that anchor any of `digests` (`anchor` or
+   * `anchorMany` calls to the registry), mined or reverted: those in the node's pool, and those this
+   * gateway let go pending ({@link letGo}). Only read when the account has unmined transactions (when it
+   * has none, every one let go is mined or dropped, and forgotten); a node without a pending block shows
+   * none of its pool. Each is waited for until `wait.until` ({@link anchorMinedBy}): one dropped
+   * meanwhile is let go (the digests are looked up again, then sent anew).
    * @returns whether any was waited for (the digests are then to be looked up again)
    * @throws PlatformError `chain_error` when the RPC fails; {@link AnchorNotMined} when one is still
    *   pending at `wait.until`
    */
-  private async awaitOwnPendingAnchors(digests: Hex[], wait: AnchorWait | undefined): Promise<boolean> {
-    if ((await this.unminedCount()) === 0) return false;
+  private async awaitOwnPendingAnchors(digests: Hex[], wait: AnchorWait): Promise<boolean> {
+    if ((await this.unminedCount()) === 0) {
+      this.letGo.clear();
+      return false;
+    }
     const pool = await this.pendingTransactionsTo(this.config.contracts.anchorRegistry);
     const wanted = new Set(digests.map(lower));
-    const inflight = (pool ?? []).filter((t) => anchoredDigests(t.input).some((d) => wanted.has(d)));
-    const what = "this account's pending anchor";
-    for (const t of inflight) {
-      if (wait) await this.anchorMinedBy(t.hash, what, true, wait);
-      else
-        await this.call(`wait for ${what}`, () =>
-          this.publicClient.waitForTransactionReceipt({ hash: t.hash }),
-        );
+    const hashes = new Set(
+      (pool ?? []).filter((t) => anchoredDigests(t.input).some((d) => wanted.has(d))).map((t) => t.hash),
+    );
+    for (const d of wanted) {
+      const h = this.letGo.get(d);
+      if (h !== undefined) hashes.add(h);
     }
-    return inflight.length > 0;
+    const what = "this account's pending anchor";
+    for (const hash of hashes) {
+      await this.anchorMinedBy(hash, what, true, wait);
+      // mined, reverted or dropped: no longer one that may be mined
+      for (const [d, h] of this.letGo) if (h === hash) this.letGo.delete(d);
+    }
+    return hashes.size > 0;
   }
 
   /**
    * Waits for the anchor transaction `hash` (named `what` in a refusal) until `wait.until`
-   * ({@link waitWithin}, `wait.stop` looked at), told to `wait.onWaiting` first (`adopted`: found sent
-   * before, in the node's pool).
+   * ({@link waitWithin}, `wait.stop` looked at), or until it is seen dropped ({@link DROPPED_AFTER_LOOKS}),
+   * told to `wait.onWaiting` first (`adopted`: found sent before, in the node's pool or let go pending).
    * @returns the block it was mined in; for an `adopted` one, null when it reverted or was dropped (the
    *   caller looks its digests up again)
    * @throws {@link AnchorNotMined} when it is still pending at `wait.until`, or this call's own one is no
@@ -691,7 +750,9 @@ export class ChainGateway {
     wait: AnchorWait,
   ): Promise<number | null> {
     wait.onWaiting?.(hash, adopted, wait.until);
-    const outcome = await this.waitWithin(hash, Math.max(0, wait.until - Date.now()), what, wait.stop);
+    const outcome = await this.waitWithin(hash, Math.max(0, wait.until - Date.now()), what, wait.stop, {
+      letGoDropped: true,
+    });
     if (outcome.state === "mined") return outcome.block;
     if (outcome.state === "pending" || (outcome.state === "unknown" && !adopted))
       throw new AnchorNotMined(hash, outcome.state, adopted);
@@ -1051,10 +1112,22 @@ export class ChainGateway {
    * never reached this node).
    * @param what the transaction's name in a refusal (default `award`: `wait for award`)
    * @param stop once aborted, the wait ends within {@link STOP_CHECK_MS} and says where the transaction is then
+   * @param opts.letGoDropped the wait goes in slices of {@link STOP_CHECK_MS}, the transaction looked up
+   *   between them ({@link transactionState}), and ends `unknown` once the node has not known it at
+   *   {@link DROPPED_AFTER_LOOKS} looks in a row (viem's own wait goes on to its end for a transaction no
+   *   node will ever mine: probe34 A-F1)
    * @throws PlatformError `chain_error` when the RPC fails
    */
-  async waitWithin(hash: Hash, timeoutMs: number, what = "award", stop?: AbortSignal): Promise<WaitOutcome> {
+  async waitWithin(
+    hash: Hash,
+    timeoutMs: number,
+    what = "award",
+    stop?: AbortSignal,
+    opts: { letGoDropped?: boolean } = {},
+  ): Promise<WaitOutcome> {
     const end = Date.now() + timeoutMs;
+    const sliced = stop !== undefined || opts.letGoDropped === true;
+    let unknownLooks = 0;
     for (;;) {
       try {
         // viem reads a timeout of 0 as none at all (it would wait for ever): what is left of a deadline
@@ -1062,7 +1135,7 @@ export class ChainGateway {
         // slices of STOP_CHECK_MS, `stop` looked at between them: viem's wait cannot be cancelled, and a
         // slice left running would keep a stopping process alive until its end (probe29 C-F9)
         const left = Math.max(1, Math.floor(end - Date.now()));
-        const timeout = stop ? Math.min(left, STOP_CHECK_MS) : left;
+        const timeout = sliced ? Math.min(left, STOP_CHECK_MS) : left;
         const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
         const block = Number(r.blockNumber);
         return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
@@ -1070,7 +1143,13 @@ export class ChainGateway {
         if (!(e instanceof WaitForTransactionReceiptTimeoutError))
           return this.call(`wait for ${what}`, () => Promise.reject(e));
       }
-      if (Date.now() >= end || !stop || stop.aborted) break;
+      if (Date.now() >= end || !sliced || stop?.aborted) break;
+      if (opts.letGoDropped) {
+        const now = await this.transactionState(hash, what);
+        if (now.state === "mined" || now.state === "reverted") return now;
+        unknownLooks = now.state === "unknown" ? unknownLooks + 1 : 0;
+        if (unknownLooks >= DROPPED_AFTER_LOOKS) return now;
+      }
     }
     return this.transactionState(hash, what);
   }

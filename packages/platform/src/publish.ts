@@ -645,7 +645,7 @@ export interface PublishHow {
    * is refused `server_busy` with nothing written, probe16 A-F5: a publish answered 503
    * `request_timeout` was stored after), and its commitment's anchor, its batch or its immediate
    * transaction, is awaited until it (then the answer says `pending`, and an immediate transaction goes
-   * on and is recorded once mined, probe33 A-F5; without it, the batcher's `revealWaitMs` only, probe15
+   * on and is recorded once mined within `ChainConfig.anchorWaitMs`, probe33 A-F5, probe34 A-F1; without it, the batcher's `revealWaitMs` only, probe15
    * A-F9). Two fields would name one deadline twice: the caller's patience ends once.
    */
   answerBy?: number;

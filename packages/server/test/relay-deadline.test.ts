@@ -472,6 +472,46 @@ describe("a relayed claim is bounded by its request's deadline (probe24 C-F2)", 
     }
   });
 
+  it("an anchor transaction the node dropped does not hold the turn: the claim behind it is sent and paid at once (probe34 A-F1)", async () => {
+    // probe34 A-F1: the anchor's wait for a transaction the node no longer knew was viem's 180 s, inside
+    // the gateway's one write turn: every relay behind it was answered 503 server_busy
+    const winner = dc.accounts[18]!.address;
+    const id = await awardedTo(winner);
+    const relayHere = relayClaimOp(platformOf(gateway, () => id));
+    const claim = await signedClaim(18, dc.accounts[19]!.address, undefined, id);
+    const operator = dc.accounts[0]!.address;
+    const registry = dc.contracts.anchorRegistry.toLowerCase();
+    await rpc("evm_setAutomine", [false]);
+    let anchored: Promise<unknown> | undefined;
+    try {
+      anchored = gateway.anchorMany([`0x${"5b".repeat(32)}`, `0x${"5c".repeat(32)}`], "receipt");
+      let pooled: Hash[] = [];
+      for (let i = 0; i < 200 && pooled.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const block = await dc.publicClient.getBlock({ blockTag: "pending", includeTransactions: true });
+        pooled = block.transactions.filter((t) => t.to?.toLowerCase() === registry).map((t) => t.hash);
+      }
+      expect(pooled).toHaveLength(1);
+      // the node forgets it (an eviction) and mines again at once
+      await rpc("hardhat_dropTransaction", [pooled[0]]);
+      await rpc("evm_setAutomine", [true]);
+      const nonce = await dc.publicClient.getTransactionCount({ address: operator, blockTag: "pending" });
+      const t0 = Date.now();
+      const paid = await relayHere(principal, "slug", claim, { answerBy: t0 + 30_000 });
+      expect(paid).toMatchObject({ account: winner.toLowerCase(), amount_base_units: "1000000" });
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      expect(await creditOf(winner, id)).toBe(0n);
+      expect(await dc.publicClient.getTransactionCount({ address: operator, blockTag: "pending" })).toBe(
+        nonce + 1,
+      );
+      // the anchoring let its dropped transaction go: nothing recorded, the caller sends it anew
+      await expect(anchored).rejects.toMatchObject({ txHash: pooled[0], state: "unknown" });
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+      await anchored?.catch(() => undefined);
+    }
+  });
+
   it("a wait whose deadline has passed looks once at the receipt, never waits for ever (viem reads 0 as no timeout)", async () => {
     await rpc("evm_setAutomine", [false]);
     try {

@@ -84,7 +84,8 @@ export interface FinalizeOptions {
   /**
    * Latest moment (unix ms) to wait for the receipt's anchor before answering, its batch or its
    * immediate transaction (default: no deadline but the batcher's `revealWaitMs`; an immediate anchor
-   * not mined by it goes on and is recorded once mined, probe33 A-F5): the server gives every
+   * not mined by it goes on and is recorded once mined within `ChainConfig.anchorWaitMs`, else by the next
+   * `anchor` or the award, probe33 A-F5, probe34 A-F1): the server gives every
    * finalize of one request the same one, so their waits end together within its time limit (probe15
    * A-F9). The transaction's lock waits end by it too (`WriteHow.answerBy`; probe19 A-F3): past it,
    * `server_busy` with nothing written.
