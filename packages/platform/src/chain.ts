@@ -481,6 +481,26 @@ function maybeSent(e: PlatformError, hash: Hash, why: string): PlatformError {
   );
 }
 
+/**
+ * Runs a gateway send (`send`, one of {@link ChainGateway}'s writes) and takes a lost answer as sent: when
+ * the send fails with `details.may_be_sent` (the RPC failed after the signed transaction left, probe16
+ * B-F12), the transaction may be on its way, and its hash (signed here, `details.tx_hash`) is returned as
+ * if the send had answered, so that the caller waits for it and never takes it for a refusal. The one
+ * statement of that rule: the award (`sendAward`) and the relayed claims (`sendClaimWithSig`, probe34 C-F5:
+ * a relay took its own lost send for a refusal and answered `no_credit`) both send through it.
+ * @returns the transaction's hash: the node's answer, or the signed one when that answer was lost
+ * @throws what `send` throws otherwise (a revert in the simulation, a refusal, no gas: nothing was sent)
+ */
+export async function sendOrLose(send: () => Promise<Hash>): Promise<Hash> {
+  try {
+    return await send();
+  } catch (e) {
+    if (e instanceof PlatformError && e.details.may_be_sent === true && typeof e.details.tx_hash === "string")
+      return e.details.tx_hash as Hash;
+    throw e;
+  }
+}
+
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
 export class ChainGateway {
   /**

@@ -261,15 +261,44 @@ describe("verifyComputeReceipt", () => {
         "base_cost_usdc 0.0000001 is not a USDC amount: USDC has 6 decimals (0.000001 is its smallest unit)",
       ],
     });
-    // a trailing zero is the same amount
-    expect((await sum("0.0100000", "0.002075", "0.012075")).state).toBe("verified");
-    expect(await sum("-0", "0.012075", "0.012075")).toMatchObject({
-      state: "verified",
-      reasons: ["-0 + 0.012075 == 0.012075 USDC"],
-    });
     expect((await sum("-0.000001", "0.012076", "0.012075")).reasons[0]).toBe(
       "base_cost_usdc -0.000001 is negative: a cost is a USDC amount >= 0",
     );
+  });
+
+  // probe34 C-N1: "+0.010500", ".001575" and "0.0105000" (the right values, in forms the platform never
+  // writes) verified; a signed cost has one spelling, SPEC 6's USDC amount (evidence USDC6), as "1e-2" has none
+  it("a cost not in the canonical USDC form (exactly 6 decimals, no sign, no leading zero) fails cost_sum naming the field (probe34 C-N1)", async () => {
+    const sum = async (over: Record<string, string>) =>
+      (await verifyComputeReceipt({ execute: bytes(await executeResponse(payload(over))), jwks })).facts
+        .cost_sum;
+    const form = 'exactly 6 decimals, no sign, no leading zero (e.g. "0.012075")';
+    for (const [field, text] of [
+      ["base_cost_usdc", "+0.010500"],
+      ["margin_usdc", ".001575"],
+      ["base_cost_usdc", "0.0105000"],
+      ["base_cost_usdc", "0.0105"],
+      ["base_cost_usdc", "00.010500"],
+      ["total_usdc", "0.012075000"],
+      ["margin_usdc", "-0.000000"],
+    ] as const) {
+      const fact = await sum({ [field]: text });
+      expect(fact, `${field} ${text}`).toMatchObject({
+        state: "failed",
+        reasons: [`${field} ${text} is not in the canonical USDC form: ${form}`],
+      });
+    }
+    // "-0" and a trailing zero are the right values, not the form (probe26 B-F5 read them by value)
+    expect(await sum({ base_cost_usdc: "-0", margin_usdc: "0.012075" })).toMatchObject({
+      state: "failed",
+      reasons: [`base_cost_usdc -0 is not in the canonical USDC form: ${form}`],
+    });
+    expect((await sum({ base_cost_usdc: "0.0100000", margin_usdc: "0.002075" })).state).toBe("failed");
+    // the form the platform writes verifies
+    expect(
+      (await sum({ base_cost_usdc: "12.000000", margin_usdc: "0.000000", total_usdc: "12.000000" })).state,
+    ).toBe("verified");
+    expect((await sum({})).state).toBe("verified");
   });
 
   it("fails receipt_hash when the stated hash is not the keccak of the canonical payload", async () => {

@@ -4,7 +4,7 @@
  */
 import type { Hex } from "@bench-bounty/evidence";
 import type { Address, Hash } from "viem";
-import { DEFAULT_AWARD_WAIT_MS, type WaitOutcome } from "../chain.js";
+import { DEFAULT_AWARD_WAIT_MS, sendOrLose, type WaitOutcome } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
 import type { AwardRow } from "../store/awards.js";
@@ -175,7 +175,7 @@ export async function sendOrAdoptAward(
     if (Date.now() >= deadline || ctx.awardCalls.stopped) throw notSentInTime(slug);
   };
   refuseLate(); // before the reads too: they may take the RPC's timeout each
-  const hash = await sendOrLose(ctx, slug, () =>
+  const hash = await sendAwardOrLose(() =>
     chain.sendAward(
       bountyId,
       winners.map((w) => w.withdrawal_address as Address),
@@ -207,18 +207,16 @@ export async function sendOrAdoptAward(
 /**
  * Sends the award; when the node's answer to the send is lost (`details.may_be_sent`: the RPC failed
  * after the signed transaction left, probe16 B-F12), the award may be on its way: its hash (signed
- * here) is returned as if the send had answered, so that it is recorded as sent and looked for.
- * @throws PlatformError from the send otherwise (a revert in the simulation, a refusal, no gas)
+ * here) is returned as if the send had answered (the gateway's {@link sendOrLose}, the one rule), so
+ * that it is recorded as sent and looked for.
+ * @throws PlatformError from the send otherwise (a revert in the simulation, a refusal, no gas), the
+ *   award window's refusal as `award_not_allowed` ({@link outOfWindow})
  */
-async function sendOrLose(ctx: PlatformContext, slug: string, send: () => Promise<Hash>): Promise<Hash> {
+async function sendAwardOrLose(send: () => Promise<Hash>): Promise<Hash> {
   try {
-    return await send();
+    return await sendOrLose(send);
   } catch (e) {
-    if (
-      !(e instanceof PlatformError && e.details.may_be_sent === true && typeof e.details.tx_hash === "string")
-    )
-      throw outOfWindow(e) ?? e;
-    return e.details.tx_hash as Hash;
+    throw outOfWindow(e) ?? e;
   }
 }
 

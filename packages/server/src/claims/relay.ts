@@ -38,6 +38,10 @@
  * `server_busy` and never sent; the deadline is checked again right before the signed transaction goes
  * to the node (past it, `server_busy`, nothing sent); the receipt wait ends at it, answering 409
  * `claim_pending` with the transaction's hash. An answer given before the send means nothing was sent.
+ * A send whose answer is lost after the signed transaction left (the RPC failing at that moment) is taken
+ * as sent, the platform's rule (`sendOrLose`, the award's too): its hash, signed here, is waited for like any
+ * other, 200 once mined or 409 `claim_pending` naming it; never `no_credit` for the relay's own transaction
+ * (probe34 C-F5).
  */
 import {
   benchmarkBountyAbi,
@@ -55,6 +59,7 @@ import {
   requirePrincipal,
   revertError,
   revertOf,
+  sendOrLose,
   turnQueue,
   type AwardedPlace,
   type LateTurn,
@@ -544,7 +549,8 @@ async function recheckAtTurn(
  * @param exclusive the turns the relays of this operation take (a new queue by default; a test counts them)
  * @returns the {@link RelayedClaim} once mined
  * @throws EdgeError `server_busy` (the deadline came before the relay's turn or its send: nothing sent),
- *   `claim_pending` (sent, not mined by the deadline: `details.tx_hash`), `claim_expired`, `no_credit`,
+ *   `claim_pending` (sent, or its send's answer lost and so taken as sent, not mined by the deadline:
+ *   `details.tx_hash`), `claim_expired`, `no_credit`,
  *   `invalid_claim_signature` (also a nonce used by a claim relayed before its turn: `details.current_nonce`);
  *   PlatformError `invalid_withdrawal_address` naming `$.to` (the withdrawal-address rule, its code rule
  *   included: `reason: "platform_contract"` for a BenchmarkBounty or AnchorRegistry deployed elsewhere; or
@@ -604,36 +610,41 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
           "claimWithSig",
           input.account,
           bountyId,
+          // a send whose answer was lost after the signed transaction left is taken as sent (its hash,
+          // signed here) and waited for like any other, never read as a refusal (probe34 C-F5: the credit
+          // at `pending`, 0 because of this very transaction, was answered `no_credit`)
           () =>
-            chain.sendClaimWithSig(
-              bounty,
-              {
-                bountyId,
-                account: input.account,
-                to: input.to,
-                deadline: input.deadline,
-                signature: input.signature,
-              },
-              {
-                // the platform's own chain writes (anchors, an award) take turns with it: one nonce sequence
-                turn: {
-                  deadline,
-                  late: () =>
-                    notSentInTime(
-                      input.account,
-                      "the platform's own chain writes before it took until the request's deadline",
-                    ),
+            sendOrLose(() =>
+              chain.sendClaimWithSig(
+                bounty,
+                {
+                  bountyId,
+                  account: input.account,
+                  to: input.to,
+                  deadline: input.deadline,
+                  signature: input.signature,
                 },
-                // the one irreversible step: never begun at or past the deadline (its caller is answered
-                // that nothing was sent), checked after every read the send needs
-                beforeSend: () => {
-                  if (Date.now() >= deadline)
-                    throw notSentInTime(
-                      input.account,
-                      "the chain answered too slowly to send it by the request's deadline",
-                    );
+                {
+                  // the platform's own chain writes (anchors, an award) take turns with it: one nonce sequence
+                  turn: {
+                    deadline,
+                    late: () =>
+                      notSentInTime(
+                        input.account,
+                        "the platform's own chain writes before it took until the request's deadline",
+                      ),
+                  },
+                  // the one irreversible step: never begun at or past the deadline (its caller is answered
+                  // that nothing was sent), checked after every read the send needs
+                  beforeSend: () => {
+                    if (Date.now() >= deadline)
+                      throw notSentInTime(
+                        input.account,
+                        "the chain answered too slowly to send it by the request's deadline",
+                      );
+                  },
                 },
-              },
+              ),
             ),
           () =>
             client.readContract({

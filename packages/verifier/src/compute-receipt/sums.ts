@@ -1,6 +1,7 @@
 /**
  * `cost_sum`: `base_cost_usdc + margin_usdc == total_usdc` in exact decimal
- * arithmetic, each a USDC amount (>= 0 by value, at most 6 decimals by value); `token_sum`: `prompt_tokens + completion_tokens == total_tokens`.
+ * arithmetic, each a USDC amount in its one canonical form (SPEC 6, evidence `USDC6`: `"0.012075"`,
+ * exactly 6 decimals, no sign, no leading zero); `token_sum`: `prompt_tokens + completion_tokens == total_tokens`.
  * @packageDocumentation
  */
 import {
@@ -8,6 +9,7 @@ import {
   compareDecimals,
   isEvidenceError,
   parseExactDecimal,
+  USDC6,
   type ExactDecimal,
   type JsonValue,
 } from "@bench-bounty/evidence";
@@ -44,16 +46,27 @@ export function sumFacts(walk: ReceiptWalk): Pick<ComputeReceiptFacts, "cost_sum
   };
 }
 
-/** A cost's text read as a USDC amount: its exact value, or why it is none (a sign, more than 6 decimals). */
+/**
+ * A cost's text read as a USDC amount: its exact value, or why it is none: not a decimal (thrown, an
+ * EvidenceError naming `name`), negative, finer than USDC's 6 decimals, or not in the one canonical form
+ * the platform writes every USDC amount in (SPEC 6, the evidence's `USDC6`: exactly 6 decimals, no sign,
+ * no leading zero; probe34 C-N1: `"+0.010500"`, `".001575"` and `"0.0105000"` verified).
+ */
 function usdcAmount(name: string, text: string): { value: ExactDecimal } | { problem: string } {
   const value = parseExactDecimal(text, name);
-  // by value: "-0" is 0 (as a token count -0 is), "-5.00" is negative (probe25 B-F4, probe26 B-F5)
+  // by value: "-5.00" is negative (probe25 B-F4, probe26 B-F5); "-0" is 0, refused below for its sign
   if (value.coef < 0n) return { problem: `${name} ${shown(text)} is negative: a cost is a USDC amount >= 0` };
-  // USDC has USDC_DECIMALS (6) decimals: 0.0000001 is no amount of it, though "0.0100000" is 0.01
+  // USDC has USDC_DECIMALS (6) decimals: 0.0000001 is no amount of it ("0.0100000" is 0.01, refused below
+  // for its form)
   const excess = value.scale - USDC_DECIMALS;
   if (excess > 0 && value.coef % 10n ** BigInt(excess) !== 0n)
     return {
       problem: `${name} ${shown(text)} is not a USDC amount: USDC has ${USDC_DECIMALS} decimals (0.000001 is its smallest unit)`,
+    };
+  // the value is a USDC amount; its text must also be the one form of it (a signed cost has one spelling)
+  if (!USDC6.test(text))
+    return {
+      problem: `${name} ${shown(text)} is not in the canonical USDC form: exactly ${USDC_DECIMALS} decimals, no sign, no leading zero (e.g. "0.012075")`,
     };
   return { value };
 }

@@ -1,0 +1,194 @@
+/**
+ * probe34 C-F5: a relayed claim whose `claimWithSig` reached the node but whose answer was lost (the RPC
+ * failing at that moment) was paid, or pending, while `POST /claims/relay` answered 409 `no_credit` ("a
+ * claim of it is pending, not yet mined") without the transaction it had sent: the relay took its own lost
+ * send for a refusal and re-read the credit at `pending`, 0 because of that very transaction. The send is
+ * taken as sent (the platform's `sendOrLose`, the award's rule): mined, the answer is the paid claim; not
+ * mined by the request's deadline, 409 `claim_pending` naming its hash.
+ *
+ * On the devchain behind a proxy that forwards `eth_sendRawTransaction` to the node and answers it 502.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import {
+  ChainGateway,
+  checkWithdrawalAddressOnChain,
+  type Platform,
+  type PlatformContext,
+} from "@bench-bounty/platform";
+import type { Address, Hash } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { relayClaimOp } from "../src/claims/relay.js";
+import { gatewayOf } from "./helpers.js";
+
+let dc: DevChain;
+let bountyId: bigint;
+let proxy: Awaited<ReturnType<typeof losingProxy>>;
+let relay: ReturnType<typeof relayClaimOp>;
+
+/**
+ * A JSON-RPC proxy to the devchain that, while `lose` is set, forwards `eth_sendRawTransaction` and
+ * answers it with HTTP 502 (the node got the transaction, its answer is lost); `lost` counts those.
+ */
+async function losingProxy(target: string) {
+  const state = { lose: false, lost: 0 };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString();
+      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+        .then(async (answer) => {
+          const text = await answer.text();
+          if (state.lose && body.includes('"eth_sendRawTransaction"')) {
+            state.lost++;
+            return void res.writeHead(502).end("bad gateway");
+          }
+          res.writeHead(answer.status, { "content-type": "application/json" }).end(text);
+        })
+        .catch(() => void res.writeHead(502).end("bad gateway"));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    state,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+const rpc = async (method: string, params: unknown[] = []): Promise<unknown> => {
+  const r = await fetch(dc.rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return ((await r.json()) as { result: unknown }).result;
+};
+
+const creditOf = (account: Address) =>
+  dc.publicClient.readContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "creditOf",
+    args: [bountyId, account],
+  });
+
+/** The relay's view of the platform: the attached bounty on the operator's chain `chain`. */
+function platformOf(chain: ChainGateway): Platform {
+  const ctx = { chain } as unknown as PlatformContext;
+  return {
+    chain,
+    awardedPlaces: () => Promise.resolve([]),
+    checkWithdrawalAddress: () => undefined,
+    checkWithdrawalAddressOnChain: (a: unknown, field?: string) =>
+      checkWithdrawalAddressOnChain(ctx, a, field),
+    attachedChain: () =>
+      Promise.resolve({
+        chain,
+        bounty: {
+          bounty_contract: dc.contracts.benchmarkBounty,
+          bounty_id: bountyId.toString(),
+          chain_id: dc.chainId,
+          token: dc.contracts.usdc,
+        },
+      }),
+  } as unknown as Platform;
+}
+
+beforeAll(async () => {
+  dc = await startDevChain();
+  const gateway = gatewayOf(dc);
+  const author = dc.accounts[1]!;
+  const pool = 10_000_000n;
+  await dc.mintUsdc(author.address, pool);
+  const closesAt = (await dc.publicClient.getBlock()).timestamp + 100n;
+  ({ bountyId } = await gateway.lockBounty({
+    authorPrivateKey: author.privateKey,
+    pool,
+    testSetRoot: `0x${"34".repeat(32)}`,
+    leafCount: 4,
+    closesAt,
+    awardDeadline: closesAt + 86_400n,
+    thresholdBps: 5000,
+    splitsBps: [5000, 5000],
+  }));
+  await dc.increaseTime(200);
+  await gateway.award(bountyId, [dc.accounts[2]!.address, dc.accounts[3]!.address], `0x${"35".repeat(32)}`);
+  proxy = await losingProxy(dc.rpcUrl);
+  // the operator's gateway, reaching the chain through the proxy
+  relay = relayClaimOp(
+    platformOf(
+      ChainGateway.connect({
+        rpcUrl: proxy.url,
+        chainId: dc.chainId,
+        contracts: dc.contracts,
+        privateKey: dc.accounts[0]!.privateKey,
+      }),
+    ),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await dc?.stop();
+});
+
+async function signedClaim(i: number) {
+  const account = dc.accounts[i]!.address;
+  const deadline = (await dc.publicClient.getBlock()).timestamp + 3600n;
+  const signature = await dc.wallet(i).signTypedData({
+    domain: claimDomain(dc.chainId, dc.contracts.benchmarkBounty),
+    types: CLAIM_TYPES,
+    primaryType: CLAIM_PRIMARY_TYPE,
+    message: { bountyId, account, to: account, nonce: 0n, deadline },
+  });
+  return { account, to: account, deadline, signature };
+}
+
+const principal = { account_id: "acct-relay", role: "user" } as never;
+
+describe("a relayed claim whose send's answer is lost (probe34 C-F5)", { timeout: 120_000 }, () => {
+  it("mined: answered as the paid claim with the transaction it sent, never no_credit", async () => {
+    const c = await signedClaim(2);
+    proxy.state.lose = true;
+    let out: unknown;
+    try {
+      out = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+    } finally {
+      proxy.state.lose = false;
+    }
+    expect(proxy.state.lost).toBeGreaterThan(0);
+    expect(out).not.toBeInstanceOf(Error);
+    const paid = out as { tx_hash: Hash; amount_base_units: string; block_number: string };
+    expect(paid.amount_base_units).toBe("5000000");
+    const receipt = await dc.publicClient.getTransactionReceipt({ hash: paid.tx_hash });
+    expect(receipt.status).toBe("success");
+    expect(receipt.from.toLowerCase()).toBe(dc.accounts[0]!.address.toLowerCase());
+    expect(paid.block_number).toBe(receipt.blockNumber.toString());
+    expect(await creditOf(c.account)).toBe(0n);
+  });
+
+  it("not mined by the request's deadline: 409 claim_pending naming the transaction it sent", async () => {
+    const c = await signedClaim(3);
+    await rpc("evm_setAutomine", [false]);
+    proxy.state.lose = true;
+    let e: unknown;
+    try {
+      e = await relay(principal, "slug", c, { answerBy: Date.now() + 6_000 }).catch((x: unknown) => x);
+    } finally {
+      proxy.state.lose = false;
+      await rpc("evm_setAutomine", [true]);
+    }
+    expect(e).toMatchObject({ code: "claim_pending" });
+    const hash = (e as { details: { tx_hash: Hash } }).details.tx_hash;
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    await rpc("evm_mine");
+    const receipt = await dc.publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    expect(await creditOf(c.account)).toBe(0n);
+  });
+});
