@@ -13,6 +13,7 @@ import { txLink } from "../lib/network";
 import { isoSeconds } from "../lib/time";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
+import { anchorKindText, squatPrefix, wrongKindText } from "../lib/anchors";
 
 type KindName = import("@bench-bounty/contracts").AnchorKindName;
 
@@ -23,10 +24,6 @@ function parseKind(text: string): { name: KindName; hash: string } {
     throw new TaskError(`--kind must be one of ${Object.keys(kinds).join(", ")}, got "${text}".`);
   }
   return { name: text as KindName, hash: kinds[text]! };
-}
-
-function kindName(hash: string): string {
-  return contracts().anchorKindName(hash) ?? `unknown kind ${hash}`;
 }
 
 /** The blocks of a served receipt answer (`GET .../receipt`: `{receipt, receipt_hash}`). */
@@ -167,8 +164,15 @@ withFromParam(
       if (pack !== undefined) await refusePackAnchorNotCounted(args.file!, pack, ctx);
       const existing = await ctx.registry.anchorOf(digest);
       if (existing.anchorer !== hre.ethers.ZeroAddress) {
+        // another kind (a squat, or the signer's own slip) costs the facts that read this kind for good
+        // (probe34 C-F3: it said "nothing to do"); the same kind is done already
+        const wrong = wrongKindText(digest, existing, kind.name);
+        if (wrong !== null)
+          throw new TaskError(
+            `${squatPrefix(existing.anchorer, ctx.signer.address)}${wrong}. Nothing was sent.`,
+          );
         throw new TaskError(
-          `${digest} is already anchored (as ${kindName(existing.kind)}) by ${existing.anchorer} at block ${existing.blockNumber}: the first anchoring is kept forever, nothing to do.`,
+          `${digest} is already anchored (as ${kind.name}) by ${existing.anchorer} at block ${existing.blockNumber}: the first anchoring is kept forever, nothing to do.`,
         );
       }
       console.log(`Anchoring ${digest} (${source}) as ${kind.name} in AnchorRegistry ${ctx.registryAddress}`);
@@ -208,10 +212,9 @@ withDigestParams(task("anchor:check", "Show when and by whom a digest (or a JSON
       console.log(`${digest} (${source})`);
       console.log(`  anchored by  ${rec.anchorer}`);
       console.log(`  block        ${rec.blockNumber} (${isoSeconds(rec.timestamp)})`);
-      console.log(`  kind         ${kindName(rec.kind)}`);
-      if (kind && kind.hash !== rec.kind.toLowerCase()) {
-        throw new TaskError(`${digest} is anchored as ${kindName(rec.kind)}, not as ${kind.name}.`);
-      }
+      console.log(`  kind         ${anchorKindText(rec.kind)}`);
+      const wrong = kind && wrongKindText(digest, rec, kind.name);
+      if (wrong) throw new TaskError(`${wrong}.`);
       if (args.atOrBefore !== undefined && rec.blockNumber > BigInt(args.atOrBefore)) {
         throw new TaskError(
           `${digest} was anchored at block ${rec.blockNumber}, after block ${args.atOrBefore}.`,

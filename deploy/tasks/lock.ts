@@ -29,6 +29,7 @@ import { readTermFlags, validateBountyTerms } from "../lib/terms";
 import { readCommitmentFile } from "../lib/commitment";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
+import { squatPrefix, wrongKindText } from "../lib/anchors";
 import { baseUnits, formatAmount, isoSeconds, parseAmount, relative } from "../lib/format";
 
 interface LockArgs {
@@ -47,6 +48,7 @@ interface LockArgs {
   permitTtl: number;
   from?: string;
   dryRun: boolean;
+  allowUnanchored: boolean;
 }
 
 /**
@@ -77,6 +79,43 @@ function readCommitment(args: LockArgs): {
   } catch (e) {
     throw new TaskError(`--test-set ${file}: ${describeError(e)}`);
   }
+}
+
+/**
+ * The commitment anchor of the root a lock is about to make public (SPEC 1.2; probe34 C-F3: locked first,
+ * the root was in the `BountyCreated` log before it was anchored, and a stranger anchoring it with another
+ * kind kept it for good, so no pack of the bounty could ever meet its `commitment_anchor` fact, SPEC 9).
+ * Anchored with kind `commitment` (by anyone: the fact reads only the kind) it passes; not anchored it is
+ * refused, naming the `anchor` command to run first, unless `--allow-unanchored`; anchored with another
+ * kind it is always refused (nothing can ever anchor it as a commitment: a new root is the way out).
+ * @param commitment the root and where it came from (`--commitment` / `--test-set`)
+ * @returns the plan's line about the anchor
+ * @throws TaskError (nothing is sent) as above
+ */
+async function checkCommitmentAnchor(
+  ctx: TaskContext,
+  commitment: { root: string; source: string },
+  allowUnanchored: boolean,
+): Promise<string> {
+  const { root, source } = commitment;
+  const rec = await ctx.registry.anchorOf(root);
+  if (rec.anchorer === ctx.hre.ethers.ZeroAddress) {
+    if (allowUnanchored)
+      return `NOT anchored (--allow-unanchored): anchor it as a commitment now, before anyone anchors it with another kind`;
+    const anchor = pasteableTask(ctx.profile, "anchor", [
+      ...["--from", ctx.signer.address, "--digest", root, "--kind", "commitment"],
+    ]);
+    throw new TaskError(
+      `Root ${root} (from ${source}) is not anchored as a commitment in AnchorRegistry ${ctx.registryAddress}: ` +
+        "the lock makes it public, and whoever anchors it first with another kind keeps it for good (SPEC 1.2), " +
+        `so no pack of the bounty could ever meet its commitment_anchor fact (SPEC 9). Nothing was sent. Anchor it first, then lock again:\n  ${anchor}\n` +
+        "(--allow-unanchored locks without it.)",
+    );
+  }
+  const wrong = wrongKindText(root, rec, "commitment");
+  if (wrong !== null)
+    throw new TaskError(`${squatPrefix(rec.anchorer, ctx.signer.address)}${wrong}. Nothing was sent.`);
+  return `anchored as a commitment by ${rec.anchorer} in block ${rec.blockNumber}`;
 }
 
 /** The token's EIP-712 domain when its DOMAIN_SEPARATOR matches EIP-2612 with name() and version(); else null. */
@@ -255,6 +294,10 @@ withFromParam(
   .addFlag("useAllowance", "Use the existing allowance (no permit, no approve transaction)")
   .addOptionalParam("permitTtl", "Seconds the permit signature stays valid", 3600, types.int)
   .addFlag("dryRun", "Check and simulate, send nothing")
+  .addFlag(
+    "allowUnanchored",
+    "Lock on a root not yet anchored as a commitment (anchor it at once after; a root anchored with another kind is refused all the same)",
+  )
   .setAction(
     userAction(async (args: LockArgs, hre) => {
       // Inputs first: nothing on-chain is read for a malformed command.
@@ -296,6 +339,7 @@ withFromParam(
           `Root ${commitment.root} is burned: an award already revealed this test set. Commit a fresh one (new salts).`,
         );
       }
+      const anchored = await checkCommitmentAnchor(ctx, commitment, args.allowUnanchored);
       const balance = await token.balanceOf(author);
       if (balance < pool) {
         throw new TaskError(
@@ -339,6 +383,7 @@ withFromParam(
       console.log(
         `  commitment    root ${commitment.root}, ${commitment.leafCount} leaves, from ${commitment.source}`,
       );
+      console.log(`  anchor        ${anchored}`);
       console.log(`  closes at     ${isoSeconds(closesAt)} (${relative(closesAt, now)})`);
       console.log(`  award by      ${isoSeconds(awardDeadline)} (${relative(awardDeadline, now)})`);
       console.log(`  threshold     ${thresholdBps} bps; splits ${splits.join("/")} bps`);

@@ -166,7 +166,8 @@ export async function chainTime(chain: DevChain): Promise<bigint> {
 
 /**
  * A valid `bounty:lock` command line (the `three-rows` test set of the shared vectors, written to `dir`;
- * a pool of 1, closing in 1000 s) to add options to.
+ * a pool of 1, closing in 1000 s) to add options to; `--allow-unanchored`, as its root is not anchored
+ * (probe34 C-F3).
  */
 export async function lockCommand(chain: DevChain, dir: string): Promise<string[]> {
   const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
@@ -179,7 +180,7 @@ export async function lockCommand(chain: DevChain, dir: string): Promise<string[
   return [
     ...["bounty:lock", "--test-set", file, "--pool", "1", "--threshold-bps", "0"],
     ...["--closes-at", String(now + 1000n), "--award-deadline", String(now + 100000n)],
-    ...["--payout-rule", "winner_take_all"],
+    ...["--payout-rule", "winner_take_all", "--allow-unanchored"],
   ];
 }
 

@@ -80,6 +80,11 @@ interface LockFlags {
   thresholdBps: number;
   /** Defaults to the signer in the task. */
   awarder?: string;
+  /**
+   * `--allow-unanchored` (locks on a root not anchored as a commitment), passed unless this is false: the
+   * tests lock on fresh roots nobody anchored; the anchor rule itself is tested with false (probe34 C-F3).
+   */
+  allowUnanchored?: boolean;
 }
 
 /** The argv of `bounty:lock` with `flags`; append plain flags (`--approve`, `--dry-run`, ...) to it. */
@@ -98,6 +103,7 @@ function lockArgs(flags: LockFlags): string[] {
   add("--splits", flags.splits);
   add("--threshold-bps", flags.thresholdBps);
   add("--awarder", flags.awarder);
+  if (flags.allowUnanchored !== false) args.push("--allow-unanchored");
   return args;
 }
 
@@ -1650,7 +1656,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(out).to.include("Anchor check passed.");
       expectRefusal(
         await run(["anchor:check", "--digest", receiptHash, "--kind", "pack"]),
-        /is anchored as receipt, not as pack/,
+        /was anchored first by 0x[0-9a-fA-F]{40} in block \d+ with kind receipt, not pack: the registry keeps the first anchoring, so it can never be anchored as a pack; the pack's pack_anchor fact \(SPEC 9\) can never verify\.$/m,
       );
       expectRefusal(
         await run(["anchor:check", "--digest", receiptHash, "--at-or-before", String(anchorBlock - 1n)]),
@@ -1729,10 +1735,28 @@ describe("bounty tasks on a local Base-profile node", function () {
     });
 
     it("refuses a second anchoring, a bad kind and a bad digest", async function () {
+      // probe34 C-F3: another anchorer's digest with another kind is a squat, not "nothing to do"
       await refuses(
-        ["anchor", "--from", w2, "--digest", receiptHash, "--kind", "pack"],
-        /is already anchored \(as receipt\) by 0x[0-9a-fA-F]{40} at block \d+/,
+        ["anchor", "--from", w2, "--digest", receiptHash, "--kind", "commitment"],
+        new RegExp(
+          `^Error: squatted: ${receiptHash} was anchored first by ${w1} in block \\d+ with kind receipt, not commitment: the registry keeps the first anchoring, so it can never be anchored as a commitment; a bounty on this root fails its commitment_anchor fact \\(SPEC 9\\) for good, so its pack never meets onchain; publish the test set anew with another seed or salts \\(a new root\\) and lock on that\\. Nothing was sent\\.$`,
+          "m",
+        ),
       );
+      // the anchorer's own digest with another kind: the same, without "squatted"
+      await refuses(
+        ["anchor", "--from", w1, "--digest", receiptHash, "--kind", "pack"],
+        new RegExp(
+          `^Error: ${receiptHash} was anchored first by ${w1} in block \\d+ with kind receipt, not pack: .*can never verify\\. Nothing was sent\\.$`,
+          "m",
+        ),
+      );
+      // the same kind: done already, whoever anchored it (any anchorer's receipt anchor counts)
+      for (const from of [w1, w2])
+        await refuses(
+          ["anchor", "--from", from, "--digest", receiptHash, "--kind", "receipt"],
+          /is already anchored \(as receipt\) by 0x[0-9a-fA-F]{40} at block \d+: the first anchoring is kept forever, nothing to do\./,
+        );
       await refuses(
         ["anchor", "--from", w2, "--digest", "0x" + "34".repeat(32), "--kind", "receipts"],
         /--kind must be one of commitment, receipt, pack, compute-receipt/,
@@ -1775,6 +1799,68 @@ describe("bounty tasks on a local Base-profile node", function () {
         await cli(["anchor", "--from", stranger, "--digest", "0x" + "78".repeat(32), "--kind", "pack"]),
       );
       expect(out).to.match(/Anchored 0x(78){32} as pack by 0x[0-9a-fA-F]{40} at block \d+/);
+    });
+  });
+
+  // last: the bounties they lock would shift the ids the tests above expect
+  describe("bounty:lock and the commitment anchor", function () {
+    // probe34 C-F3: locked first, the root was public before it was anchored, and a stranger anchoring it
+    // with another kind kept it for good (no pack of the bounty could meet commitment_anchor)
+    it("refuses a root not anchored as a commitment, naming the anchor command; locks once it is (probe34 C-F3)", async function () {
+      const { commitTestSet } = await import("@bench-bounty/evidence");
+      const doc = JSON.parse(fs.readFileSync(`${REPO_ROOT}/deploy/examples/test-set.json`, "utf8")) as {
+        test_set: { salt: string }[];
+      };
+      doc.test_set[0]!.salt = "c3f3".repeat(16);
+      const file = writeFile(dir, "c-f3-test-set.json", doc);
+      const root = commitTestSet(doc.test_set as never, "$.test_set").root.toLowerCase();
+      const now = await chainTime(chain);
+      const flags = { testSet: file, awarder, allowUnanchored: false };
+      for (const dry of [[], ["--dry-run"]]) {
+        const before = await blockNumber(chain);
+        const r = await run([...plainLockArgs(now, flags), ...dry]);
+        expectRefusal(
+          r,
+          new RegExp(
+            `^Error: Root ${root} \\(from ${file} \\(committed here\\)\\) is not anchored as a commitment in AnchorRegistry ${chain.contracts.anchorRegistry}: the lock makes it public, and whoever anchors it first with another kind keeps it for good \\(SPEC 1\\.2\\), so no pack of the bounty could ever meet its commitment_anchor fact \\(SPEC 9\\)\\. Nothing was sent\\.`,
+            "m",
+          ),
+        );
+        expect(await blockNumber(chain), "a refusal sends nothing").to.equal(before);
+      }
+      const r = await run(plainLockArgs(now, flags));
+      // the anchor command it names, run as printed (its words after `--network localhost`)
+      const printed = /^ {2}(?:\S+=\S+ )*npx hardhat anchor --network localhost (.*)$/m.exec(r.stderr);
+      expect(printed, r.stderr).to.not.equal(null);
+      expect(printed![1]).to.equal(`--from ${author} --digest ${root} --kind commitment`);
+      expect(r.stderr).to.include("(--allow-unanchored locks without it.)");
+      expectOk(await run(["anchor", ...printed![1]!.split(" ")]));
+      const out = expectOk(await run(plainLockArgs(now, flags)));
+      expect(out).to.match(new RegExp(`anchor {8}anchored as a commitment by ${author} in block \\d+`));
+      const b = await bounty(lockedId(out));
+      expect(b.testSetRoot.toLowerCase()).to.equal(root);
+    });
+
+    it("refuses a root anchored first with another kind, --allow-unanchored or not (probe34 C-F3)", async function () {
+      const file = commitmentFile();
+      const { root } = JSON.parse(fs.readFileSync(file, "utf8")) as { root: string };
+      expectOk(await run(["anchor", "--from", stranger, "--digest", root, "--kind", "receipt"]));
+      const now = await chainTime(chain);
+      for (const allowUnanchored of [false, true]) {
+        await refuses(
+          plainLockArgs(now, { commitment: file, allowUnanchored }),
+          new RegExp(
+            `^Error: squatted: ${root} was anchored first by ${stranger} in block \\d+ with kind receipt, not commitment: the registry keeps the first anchoring, so it can never be anchored as a commitment; a bounty on this root fails its commitment_anchor fact \\(SPEC 9\\) for good, so its pack never meets onchain; publish the test set anew with another seed or salts \\(a new root\\) and lock on that\\. Nothing was sent\\.$`,
+            "m",
+          ),
+        );
+      }
+      // anchored as a commitment by anyone (the fact reads the kind): the lock goes through
+      const other = commitmentFile();
+      const { root: otherRoot } = JSON.parse(fs.readFileSync(other, "utf8")) as { root: string };
+      expectOk(await run(["anchor", "--from", stranger, "--digest", otherRoot, "--kind", "commitment"]));
+      const out = expectOk(await run(plainLockArgs(now, { commitment: other, allowUnanchored: false })));
+      expect(out).to.include(`anchored as a commitment by ${stranger} in block `);
     });
   });
 });

@@ -68,7 +68,12 @@ describe("deploy/README.md walkthrough, as written", function () {
   it("has the commands in order, refusals marked", function () {
     const cmds = walkthroughCommands();
     expect(cmds.length).to.be.greaterThan(10);
-    expect(cmds.filter((c) => c.refused).length).to.equal(4);
+    expect(cmds.filter((c) => c.refused).length).to.equal(5);
+    // probe34 C-F3: every lock comes after the anchor of its commitment (a lock makes its root public)
+    const firstLock = cmds.findIndex((c) => c.line.includes("bounty:lock") && !c.refused);
+    const anchor = cmds.findIndex((c) => c.line.includes(" anchor ") && c.line.includes("--kind commitment"));
+    expect(anchor).to.be.greaterThan(-1);
+    expect(anchor).to.be.lessThan(firstLock);
   });
 
   it("every command does what the README says", async function () {
@@ -87,6 +92,16 @@ describe("deploy/README.md walkthrough, as written", function () {
       }
     }
     const all = outputs.join("\n");
+    // probe34 C-F3: the lock on a root not anchored as a commitment is refused, naming the anchor command
+    expect(all).to.match(
+      /^Error: Root 0xc1fc6f71f5915261139519b52e9a2cec463a6d20cdfdd39ca7ccaf19c613e46a \(from deploy\/examples\/test-set\.json \(committed here\)\) is not anchored as a commitment in AnchorRegistry 0x[0-9a-fA-F]{40}: the lock makes it public, .*Nothing was sent\. Anchor it first, then lock again:$/m,
+    );
+    expect(all).to.match(
+      /^ {2}LOCAL_RPC_URL=\S+ npx hardhat anchor --network localhost --from 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC --digest 0xc1fc6f71f5915261139519b52e9a2cec463a6d20cdfdd39ca7ccaf19c613e46a --kind commitment$/m,
+    );
+    expect(all).to.include(
+      "anchor        anchored as a commitment by 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 in block ",
+    );
     expect(all).to.include("Bounty 1 locked: Funded with 100.000000 USDC.");
     expect(all).to.include("EIP-2612 permit + createAndFundWithPermit (1 transaction)");
     expect(all).to.include("The lock of bounty 1 verifies.");
