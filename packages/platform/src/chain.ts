@@ -501,6 +501,11 @@ export async function sendOrLose(send: () => Promise<Hash>): Promise<Hash> {
   }
 }
 
+/** Whether two transaction hashes are the same (hex in any case). */
+function sameHash(a: Hash, b: Hash): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
 /** Chain access for the platform. Construct with {@link ChainGateway.connect}. */
 export class ChainGateway {
   /**
@@ -1128,8 +1133,8 @@ export class ChainGateway {
 
   /**
    * Waits up to `timeoutMs` for a sent transaction: `mined` (with its block) or `reverted` once in a
-   * block, else where it is then: `pending` (the node has it, not mined) or `unknown` (dropped, or
-   * never reached this node).
+   * block, else where it is then: `pending` (the node has it, not mined) or `unknown` (dropped, replaced
+   * by another transaction of its nonce, or never reached this node).
    * @param what the transaction's name in a refusal (default `award`: `wait for award`)
    * @param stop once aborted, the wait ends within {@link STOP_CHECK_MS} and says where the transaction is then
    * @param opts.letGoDropped the wait goes in slices of {@link STOP_CHECK_MS}, the transaction looked up
@@ -1157,6 +1162,9 @@ export class ChainGateway {
         const left = Math.max(1, Math.floor(end - Date.now()));
         const timeout = sliced ? Math.min(left, STOP_CHECK_MS) : left;
         const r = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
+        // viem answers a transaction replaced by another of the same account and nonce with the
+        // replacement's receipt: that one is not ours, ours was dropped and is never mined
+        if (!sameHash(r.transactionHash, hash)) return { state: "unknown" };
         const block = Number(r.blockNumber);
         return r.status === "success" ? { state: "mined", block } : { state: "reverted" };
       } catch (e) {
@@ -1482,6 +1490,14 @@ export class ChainGateway {
     const receipt = await this.call(`wait for ${what}`, () =>
       this.publicClient.waitForTransactionReceipt({ hash }),
     );
+    // the receipt of a replacement (same account and nonce, viem's answer when ours was dropped) is
+    // never taken for ours: no evidence of another transaction is recorded as this one's
+    if (!sameHash(receipt.transactionHash, hash))
+      throw new PlatformError(
+        "chain_error",
+        `${what}: transaction ${hash} was never mined: its nonce was used by transaction ${receipt.transactionHash}`,
+        { tx_hash: hash, replaced_by: receipt.transactionHash },
+      );
     if (receipt.status !== "success")
       throw new PlatformError("chain_error", `${what}: transaction ${hash} reverted`, { tx_hash: hash });
     return receipt;
