@@ -21,6 +21,7 @@ import {
   expectRefusal,
   hardhat,
   localDeploymentFile,
+  rpc,
   startChain,
   tempDir,
   vectorPath,
@@ -255,6 +256,40 @@ describe("a send whose answer is lost (probe34 C-F4)", function () {
       args: [digest as `0x${string}`],
     });
     expect(record[0], "not anchored").to.equal("0x0000000000000000000000000000000000000000");
+  });
+
+  it("a lost answer whose transaction waits in the pool is waited for, then found mined (anchor, exit 0)", async function () {
+    const digest = "0x" + "cd34".repeat(16);
+    await rpc(chain.rpcUrl, "evm_setAutomine", [false]);
+    try {
+      const anchoring = runLossy({ lose: SENDS }, [
+        ...["anchor", "--from", awarder, "--digest", digest, "--kind", "receipt"],
+      ]);
+      // the anchor waits in the pool, its answer lost; the block that carries it comes seconds later
+      const deadline = Date.now() + 60_000;
+      let pending: { hash: string }[] = [];
+      while (pending.length === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        const block = await rpc<{ transactions: { hash: string; from: string }[] }>(
+          chain.rpcUrl,
+          "eth_getBlockByNumber",
+          ["pending", true],
+        );
+        pending = block.transactions.filter((t) => t.from.toLowerCase() === awarder.toLowerCase());
+      }
+      expect(pending, "the anchor was sent").to.have.length(1);
+      await new Promise((r) => setTimeout(r, 3000));
+      await rpc(chain.rpcUrl, "evm_mine");
+      const r = await anchoring;
+      noStack(r);
+      const out = expectOk(r);
+      expect(out).to.include(
+        `sent anchor: ${pending[0]!.hash} (the node's answer to the anchor send was lost (HH110`,
+      );
+      expect(out).to.include(`Anchored ${digest} as receipt by ${awarder}`);
+    } finally {
+      await rpc(chain.rpcUrl, "evm_setAutomine", [true]);
+    }
   });
 
   it("any other RPC failure of a task is one Error line, not a stack trace", async function () {
