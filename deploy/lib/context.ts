@@ -21,7 +21,7 @@ import type {
 } from "../../typechain-types/common";
 import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../../typechain-types";
 import { isError } from "ethers";
-import { TaskError, TokenRefusal, decodeRevert } from "./errors";
+import { TaskError, TokenRefusal, decodeRevert, errorText, isNodeAnswer } from "./errors";
 import { expectedAddresses } from "./local-chain";
 import { readEntry } from "./address-book";
 import { chainText, MAX_CHAIN_TEXT_CHARS, tokenSymbolText } from "./text";
@@ -228,12 +228,18 @@ export type SimulateOverrides = typeof SIMULATE_AT;
  * transaction lands), so a revert is decoded before anything is sent, checks that the signer can pay
  * the gas ({@link refuseWithoutGas}), then sends it and waits for the receipt. A transaction mined
  * reverted all the same (the chain moved between the simulation and the send) is reported as sent: its
- * hash, block and gas used ({@link minedRevert}).
+ * hash, block and gas used ({@link minedRevert}). A send whose answer is lost, or whose receipt cannot
+ * be read (the RPC fails after the transaction may have left), is settled by the chain, never reported
+ * as not sent ({@link settleUnansweredSend}; probe34 C-F4): the signer's transaction of the send's nonce,
+ * found mined and successful, is this send's receipt.
  * @param simulate a `staticCall` of the same call, given the overrides to pass on
  * @param send the call itself
  * @param noGasHint what to do when the signer holds no ETH (default: send it ETH)
+ * @param check a pasteable command that shows the outcome (`npx hardhat bounty:status --id 7 ...`),
+ *   named when the outcome of a send is not known; default: the signer's transaction of its nonce
  * @throws TaskError with the decoded custom error and what to do, or naming the signer without gas, or
- *   `<action> transaction <hash> was mined reverted in block <n> (gas used <g> paid): ...`
+ *   `<action> transaction <hash> was mined reverted in block <n> (gas used <g> paid): ...`, or
+ *   {@link settleUnansweredSend}'s
  */
 export async function simulateAndSend(
   ctx: TaskContext,
@@ -241,6 +247,7 @@ export async function simulateAndSend(
   simulate: (overrides: SimulateOverrides) => Promise<unknown>,
   send: () => Promise<ContractTransactionResponse>,
   noGasHint?: string,
+  check?: string,
 ): Promise<TransactionReceipt> {
   try {
     await simulate(SIMULATE_AT);
@@ -248,10 +255,12 @@ export async function simulateAndSend(
     throw decodeRevert(e, ctx.ifaces, action);
   }
   await refuseWithoutGas(ctx, ctx.signer.address, action, noGasHint);
-  const nonce = await ctx.hre.ethers.provider.getTransactionCount(ctx.signer.address, "latest");
+  const mark = await markSend(ctx, ctx.signer.address);
   let receipt: TransactionReceipt | null;
+  let sentHash: string | undefined;
   try {
     const tx = await send();
+    sentHash = tx.hash;
     console.log(`  sent ${action}: ${tx.hash}`);
     receipt = await tx.wait();
   } catch (e) {
@@ -266,15 +275,150 @@ export async function simulateAndSend(
         ),
       );
     const decoded = decodeRevert(e, ctx.ifaces, action);
-    const mined = await minedRevert(ctx, e, nonce).catch(() => null);
-    if (mined === null) throw decoded;
-    throw new TaskError(
-      `${action} transaction ${mined.hash} was mined reverted in block ${mined.blockNumber} (gas used ${mined.gasUsed} paid by ${ctx.signer.address}): ${decoded.message}`,
-    );
+    const mined = await minedRevert(ctx, e, mark.nonce).catch(() => null);
+    if (mined !== null)
+      throw new TaskError(
+        `${action} transaction ${mined.hash} was mined reverted in block ${mined.blockNumber} (gas used ${mined.gasUsed} paid by ${ctx.signer.address}): ${decoded instanceof TaskError ? decoded.message : chainText(errorText(e), MAX_CHAIN_TEXT_CHARS)}`,
+      );
+    if (decoded instanceof TaskError) throw decoded;
+    receipt = await settleUnansweredSend(ctx, action, e, mark, check, sentHash);
   }
   if (!receipt || receipt.status !== 1)
     throw new TaskError(`${action} failed on-chain (tx ${receipt?.hash ?? "?"}).`);
   return receipt;
+}
+
+/** Where a send starts: its sender, the nonce it takes (the `pending` count) and the latest block then. */
+export interface SendMark {
+  from: string;
+  nonce: number;
+  block: number;
+}
+
+/**
+ * Reads {@link SendMark} of a send `from` is about to make: right before it, so the transaction the
+ * send makes is `from`'s of that nonce (a key signs for one task at a time, as every task assumes).
+ */
+export async function markSend(ctx: TaskContext, from: string): Promise<SendMark> {
+  const provider = ctx.hre.ethers.provider;
+  const [nonce, block] = await Promise.all([
+    provider.getTransactionCount(from, "pending"),
+    provider.getBlockNumber(),
+  ]);
+  return { from, nonce, block };
+}
+
+/** How long a lost send's transaction that the node holds is waited for, to be mined (ms). */
+export const LOST_SEND_MINED_WAIT_MS = 60_000;
+/** How long a lost send's transaction that the node does not hold is looked for (ms), then called unknown. */
+export const LOST_SEND_UNKNOWN_WAIT_MS = 5_000;
+/** Blocks past {@link SendMark.block} searched for the transaction of a lost send. */
+const LOST_SEND_BLOCKS = 256;
+
+/**
+ * Settles a send that failed without a revert (probe34 C-F4): the node's answer to it was lost (a 502
+ * without a JSON-RPC body, HH110, a connection broken off, a timeout) or its receipt could not be read,
+ * or the node refused it ({@link isNodeAnswer}). The chain says what happened, as the platform's award
+ * takes a lost answer as sent (`sendOrLose`): `mark.from`'s transaction of `mark.nonce`, looked for in
+ * the blocks after `mark.block` (while the node holds it unmined, for up to
+ * {@link LOST_SEND_MINED_WAIT_MS}; while it holds none, for up to {@link LOST_SEND_UNKNOWN_WAIT_MS}; a
+ * node's refusal once, unless the node holds one). Never sends.
+ * @param check a pasteable command that shows the outcome (see {@link simulateAndSend})
+ * @param sentHash the transaction's hash when the send answered (then its receipt is what failed)
+ * @returns the receipt of that transaction, mined and successful (a line on stdout says the answer was
+ *   lost and where it was found): the send's outcome is known good
+ * @throws TaskError, one line: the transaction mined reverted (hash, block, gas); sent and not mined in
+ *   time; not known to the node (it may not have been sent: check before running again); the node's
+ *   refusal (nothing was sent); or the chain unreadable too (whether it was sent is not known)
+ */
+export async function settleUnansweredSend(
+  ctx: TaskContext,
+  action: string,
+  e: unknown,
+  mark: SendMark,
+  check?: string,
+  sentHash?: string,
+): Promise<TransactionReceipt> {
+  const provider = ctx.hre.ethers.provider;
+  const refused = isNodeAnswer(e);
+  const words = chainText(errorText(e), MAX_CHAIN_TEXT_CHARS);
+  const which = `the transaction of nonce ${mark.nonce} from ${mark.from}`;
+  const checkWith =
+    check ??
+    `look up ${which}${ctx.profile.explorer ? ` (${ctx.profile.explorer}/address/${mark.from})` : ""}`;
+  const lost =
+    sentHash === undefined
+      ? `the node's answer to the ${action} send was lost (${words})`
+      : `the receipt of the ${action} transaction ${sentHash} could not be read (${words})`;
+  let found: TransactionReceipt | null = null;
+  let mined = false;
+  let heldUnmined = false;
+  try {
+    const started = Date.now();
+    for (;;) {
+      const [latestCount, pendingCount] = await Promise.all([
+        provider.getTransactionCount(mark.from, "latest"),
+        provider.getTransactionCount(mark.from, "pending"),
+      ]);
+      if (latestCount > mark.nonce) {
+        mined = true;
+        found = await minedByNonce(ctx, mark);
+        break;
+      }
+      heldUnmined = pendingCount > mark.nonce;
+      const waited = Date.now() - started;
+      // a node's refusal is looked at once, unless the node holds a transaction of that nonce after all
+      if (refused && !heldUnmined) break;
+      if (waited >= (heldUnmined ? LOST_SEND_MINED_WAIT_MS : LOST_SEND_UNKNOWN_WAIT_MS)) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } catch (readError) {
+    if (readError instanceof TaskError) throw readError;
+    throw new TaskError(
+      `${refused ? `The node refused the ${action} send (${words})` : lost}, and reading the chain to learn whether it was sent failed too (${chainText(errorText(readError), MAX_CHAIN_TEXT_CHARS)}): whether it was sent is not known. Do not run this again before you check: ${checkWith}.`,
+    );
+  }
+  if (found !== null) {
+    if (found.status === 1) {
+      console.log(
+        `  sent ${action}: ${found.hash} (${refused ? `the node answered "${words}"` : lost}; found mined in block ${found.blockNumber})`,
+      );
+      return found;
+    }
+    throw new TaskError(
+      `${action} transaction ${found.hash} was mined reverted in block ${found.blockNumber} (gas used ${found.gasUsed} paid by ${mark.from}); ${refused ? `the node answered "${words}"` : lost}, so its reason was not read: see ${checkWith}.`,
+    );
+  }
+  if (mined)
+    throw new TaskError(
+      `${refused ? `The node refused the ${action} send (${words})` : lost}, yet ${which} was mined, not within ${LOST_SEND_BLOCKS} blocks of the send: check with ${checkWith}.`,
+    );
+  if (refused && !heldUnmined)
+    throw new TaskError(`The node refused the ${action} send: ${words}. Nothing was sent.`);
+  if (heldUnmined)
+    throw new TaskError(
+      `${action} was sent but ${refused ? `the node answered "${words}"` : lost}: the node holds ${which}, not mined after ${LOST_SEND_MINED_WAIT_MS / 1000} s. Do not run this again before it settles: check with ${checkWith}.`,
+    );
+  throw new TaskError(
+    `${action} may not have been sent: ${lost}, and after ${LOST_SEND_UNKNOWN_WAIT_MS / 1000} s the node knows no ${which.slice(4)}. Check before running this again: ${checkWith}.`,
+  );
+}
+
+/**
+ * The receipt of `mark.from`'s transaction of `mark.nonce`, searched in the blocks after `mark.block`
+ * (at most {@link LOST_SEND_BLOCKS} of them); null when it is not there.
+ */
+async function minedByNonce(ctx: TaskContext, mark: SendMark): Promise<TransactionReceipt | null> {
+  const provider = ctx.hre.ethers.provider;
+  const head = await provider.getBlockNumber();
+  for (let n = mark.block + 1; n <= Math.min(head, mark.block + LOST_SEND_BLOCKS); n++) {
+    const block = await provider.getBlock(n, true);
+    const tx = block?.prefetchedTransactions.find(
+      (t) => t.from.toLowerCase() === mark.from.toLowerCase() && t.nonce === mark.nonce,
+    );
+    if (tx) return provider.getTransactionReceipt(tx.hash);
+  }
+  return null;
 }
 
 /**
@@ -339,21 +483,6 @@ export const LOGS_PER_WINDOW_TARGET = 1000;
  */
 function isUnreachable(e: unknown): boolean {
   return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|could not detect network/i.test(errorText(e));
-}
-
-/** The first line of an error's message and of its causes, for a one-line report. */
-function errorText(e: unknown): string {
-  const parts: string[] = [];
-  let x: unknown = e;
-  for (let depth = 0; x !== undefined && x !== null && depth < 4; depth++) {
-    const o = x as { message?: unknown; code?: unknown; cause?: unknown };
-    const line = typeof o.message === "string" ? o.message.split("\n")[0]! : String(x);
-    const part = typeof o.code === "string" && !line.includes(o.code) ? `${line} (${o.code})` : line;
-    // wrappers repeat their cause's words (viem, Hardhat): each said once
-    if (!parts.some((p) => p.includes(part))) parts.push(part);
-    x = o.cause;
-  }
-  return parts.join(": ");
 }
 
 /**

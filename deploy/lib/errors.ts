@@ -221,6 +221,82 @@ function tokenAdvice(reason: string): string {
   return "The token refused the operation.";
 }
 
+/** The first line of an error's message and of its causes, for a one-line report. */
+export function errorText(e: unknown): string {
+  const parts: string[] = [];
+  let x: unknown = e;
+  for (let depth = 0; x !== undefined && x !== null && depth < 4; depth++) {
+    const o = x as { message?: unknown; code?: unknown; cause?: unknown; parent?: unknown };
+    const line = typeof o.message === "string" ? o.message.split("\n")[0]!.trim() : String(x);
+    const part = typeof o.code === "string" && !line.includes(o.code) ? `${line} (${o.code})` : line;
+    // wrappers repeat their cause's words (viem, Hardhat): each said once
+    if (!parts.some((p) => p.includes(part))) parts.push(part);
+    // Hardhat's errors keep their cause in `parent`
+    x = o.cause ?? o.parent;
+  }
+  return parts.join(": ");
+}
+
+/** `e` and the errors it wraps (`cause`, Hardhat's `parent`), outermost first, at most 8. */
+function errorChain(e: unknown): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  let x: unknown = e;
+  while (
+    x !== null &&
+    typeof x === "object" &&
+    out.length < 8 &&
+    !out.includes(x as Record<string, unknown>)
+  ) {
+    const o = x as Record<string, unknown>;
+    out.push(o);
+    x = o.cause ?? o.parent;
+  }
+  return out;
+}
+
+/**
+ * True when `e` holds the node's own JSON-RPC error answer (Hardhat's `ProviderError`, which viem wraps
+ * as its cause): the request reached the node and the node answered it, refusing. False for an answer
+ * that was lost (a 502 without a JSON-RPC body, a connection broken off, a timeout).
+ */
+export function isNodeAnswer(e: unknown): boolean {
+  return errorChain(e).some((x) => x._isProviderError === true);
+}
+
+/** Node's and undici's codes of a broken connection. */
+const CONNECTION_CODES =
+  /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
+
+/**
+ * True when `e` is a failure of the RPC endpoint (what a task cannot act on but report): the node's
+ * JSON-RPC error answer ({@link isNodeAnswer}), a Hardhat network error (HH1xx: not running, timed out,
+ * an answer that is not JSON-RPC), a viem RPC or HTTP error, ethers' server/network/timeout errors, or
+ * a broken connection.
+ */
+export function isRpcFailure(e: unknown): boolean {
+  return errorChain(e).some((x) => {
+    if (x._isProviderError === true) return true;
+    if (x._isHardhatError === true && typeof x.number === "number") return x.number >= 100 && x.number < 200;
+    if (
+      typeof x.name === "string" &&
+      /RpcError$|^(HttpRequestError|RpcRequestError|TimeoutError)$/.test(x.name)
+    )
+      return true;
+    if (typeof x.code === "string")
+      return CONNECTION_CODES.test(x.code) || ["SERVER_ERROR", "NETWORK_ERROR", "TIMEOUT"].includes(x.code);
+    return false;
+  });
+}
+
+/**
+ * The one line of a task that ended on an RPC failure ({@link isRpcFailure}): the endpoint's words
+ * (shown through {@link chainText}: a node or a proxy chose them), never the request (a viem error
+ * dumps it, a relayed claim's signature included).
+ */
+export function rpcFailureLine(e: unknown, network: string): string {
+  return `The ${network} RPC endpoint failed: ${chainText(errorText(e), MAX_CHAIN_TEXT_CHARS)}. Check the endpoint and run again.`;
+}
+
 /** True when running under the `hardhat` command line (not `hre.run` from a script or test). */
 function underHardhatCli(): boolean {
   return /hardhat[\\/]internal[\\/]cli[\\/]/.test(require.main?.filename ?? "");
@@ -230,7 +306,11 @@ function underHardhatCli(): boolean {
  * Wraps a task action so that a TaskError (a refusal the user can act on) is
  * printed as one `Error: ...` line on stderr with exit code 1 and no stack trace,
  * even where Hardhat would print stack traces by default (CI, Linux without a
- * display). Other errors propagate unchanged. Programmatic callers still get the throw.
+ * display). A failure of the RPC endpoint ({@link isRpcFailure}: HH110, a broken connection, a viem RPC
+ * error) is one line too ({@link rpcFailureLine}; probe34 C-F4: an HH110 ended a task in a stack trace),
+ * unless the user asked for stack traces (`--show-stack-traces`). A task that sends settles its own
+ * send's failures first (`simulateAndSend`, deploy/lib/context.ts: sent or not). Other errors (bugs)
+ * propagate unchanged. Programmatic callers still get the throw.
  */
 export function userAction<A, R>(
   fn: (args: A, hre: import("hardhat/types").HardhatRuntimeEnvironment) => Promise<R>,
@@ -241,6 +321,11 @@ export function userAction<A, R>(
     } catch (e) {
       if (e instanceof TaskError && underHardhatCli()) {
         console.error(`Error: ${e.message}`);
+        process.exitCode = 1;
+        return undefined;
+      }
+      if (isRpcFailure(e) && underHardhatCli() && !stackTracesRequested()) {
+        console.error(`Error: ${rpcFailureLine(e, hre.network.name)}`);
         process.exitCode = 1;
         return undefined;
       }

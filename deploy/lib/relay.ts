@@ -65,10 +65,28 @@ export async function signClaim(
 }
 
 /**
+ * The failure of a relayed claim's send or of its receipt, after its simulation passed: the transaction
+ * may be on its way (the node's answer to the send lost, its receipt unreadable; probe34 C-F4), or was
+ * mined reverted, or the node refused it. `cause` is viem's error (revert data inside, if any); `hash`
+ * the transaction's when the send answered. The caller settles it by the chain (`settleUnansweredSend`
+ * of deploy/lib/context.ts: the relayer's transaction of the send's nonce), never as "not sent".
+ */
+export class ClaimSendFailed extends Error {
+  constructor(
+    cause: unknown,
+    readonly hash: Hex | undefined,
+  ) {
+    super(`the claimWithSig send${hash ? ` (${hash})` : ""} did not end in a successful receipt`, { cause });
+    this.name = "ClaimSendFailed";
+  }
+}
+
+/**
  * Submits a signed claim from the relayer's account (which pays the gas):
  * simulated first, so a refusal (expired deadline, wrong signer, used nonce, no
- * credit) throws before anything is sent; then sent and awaited.
- * @throws the viem error of the simulation or the transaction (revert data inside)
+ * credit) throws before anything is sent; then sent (once: viem never retries a send) and awaited.
+ * @throws the viem error of the simulation (revert data inside); {@link ClaimSendFailed} once the send
+ *   was made (its answer lost, refused, reverted or its receipt not read)
  */
 export async function submitClaim(
   publicClient: PublicClient,
@@ -83,10 +101,15 @@ export async function submitClaim(
     functionName: "claimWithSig",
     args: [claim.bountyId, claim.account, claim.to, claim.deadline, claim.signature],
   });
-  const hash = await relayer.writeContract({ ...request, chain: null });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  if (receipt.status !== "success") throw new Error(`claimWithSig failed on-chain (tx ${hash})`);
-  return receipt;
+  let hash: Hex | undefined;
+  try {
+    hash = await relayer.writeContract({ ...request, chain: null });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`claimWithSig failed on-chain (tx ${hash})`);
+    return receipt;
+  } catch (e) {
+    throw new ClaimSendFailed(e, hash);
+  }
 }
 
 /** {@link signClaim} with the winner's wallet, then {@link submitClaim} from the relayer's. */

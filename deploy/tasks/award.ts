@@ -12,6 +12,7 @@ import {
   chainNow,
   eventIn,
   pendingNow,
+  queryLogs,
   refuseLostRecipient,
   refuseLostRecipientOnChain,
   refuseTokenRecipient,
@@ -20,9 +21,10 @@ import {
   simulateAndSend,
   taskContext,
   tokenDisplay,
+  type TaskContext,
   withFromParam,
 } from "../lib/context";
-import { txLink } from "../lib/network";
+import { pasteableTask, txLink } from "../lib/network";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId } from "../lib/format";
@@ -364,6 +366,41 @@ function recomputeAward(file: string) {
   return { doc, rd, rdRoot, rows, selection, digest };
 }
 
+/**
+ * A rerun of an award that is done already (probe34 C-F4: the send's answer was lost, the award was
+ * mined; a rerun said only "is Awarded, not Funded"): bounty `id`'s `Awarded` event read. The same
+ * ranking digest and the same winners: it prints that this award is done, by which transaction, and
+ * the task ends with exit code 0 (nothing to send; the award asked for holds, as the platform adopts its
+ * own award on-chain). No event found: false (the caller's refusal follows).
+ * @returns true when this very award is on-chain (printed)
+ * @throws TaskError when the bounty was awarded with another ranking digest or to other addresses,
+ *   naming the transaction and what differs (exit code 1)
+ */
+async function awardedAlready(
+  ctx: TaskContext,
+  id: bigint,
+  digest: string,
+  winners: readonly string[],
+): Promise<boolean> {
+  const [awarded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.Awarded(id));
+  if (!awarded) return false;
+  const onChain = (awarded.args.winners as string[]).map((w) => w.toLowerCase());
+  const by = `by transaction ${awarded.transactionHash} (block ${awarded.blockNumber})`;
+  if (awarded.args.rankingDigest.toLowerCase() !== digest.toLowerCase())
+    throw new TaskError(
+      `Bounty ${id} is already Awarded ${by} with ranking digest ${awarded.args.rankingDigest}, not this rank derivation's ${digest}: it cannot be awarded again. Nothing was sent.`,
+    );
+  if (onChain.length !== winners.length || onChain.some((w, i) => w !== winners[i]!.toLowerCase()))
+    throw new TaskError(
+      `Bounty ${id} is already Awarded ${by} with this ranking digest, but to ${onChain.join(", ") || "no winner"}, not ${winners.join(", ") || "no winner"}: it cannot be awarded again. Nothing was sent.`,
+    );
+  console.log(
+    `Bounty ${id} is already awarded with this ranking digest ${digest} and these winners, ${by}: nothing to do, nothing was sent.`,
+  );
+  console.log(`  link ${txLink(ctx.profile, awarded.transactionHash)}`);
+  return true;
+}
+
 withFromParam(
   task("bounty:award", "Award a bounty from a rank-derivation file (recomputed before sending)"),
   "Awarder account",
@@ -447,6 +484,8 @@ withFromParam(
           `The contract would pay ${onChainAmounts.join("/")} but the evidence library computes ${selection.amounts.join("/")}. Refusing to award.`,
         );
       }
+      // a rerun after a send whose answer was lost finds its own award done (probe34 C-F4)
+      if (Number(b.status) === S.Awarded && (await awardedAlready(ctx, id, digest, winners))) return;
       if (Number(b.status) !== S.Funded) {
         throw new TaskError(
           `Bounty ${id} is ${bountyStatusName(b.status)}, not Funded: it cannot be awarded.`,
@@ -500,6 +539,8 @@ withFromParam(
         "award",
         (o) => ctx.bounty.award.staticCall(id, winners, digest, o),
         () => ctx.bounty.award(id, winners, digest),
+        undefined,
+        pasteableTask(ctx.profile, "bounty:status", ["--id", String(id)]),
       );
       const awarded = eventIn(receipt, ctx.bounty, "Awarded");
       console.log(`Awarded (tx ${receipt.hash}, block ${receipt.blockNumber}):`);

@@ -15,6 +15,7 @@ import {
   chainNow,
   eventsIn,
   explainTokenRefusal,
+  markSend,
   queryLogs,
   SIMULATE_AT,
   simulateAndSend,
@@ -27,6 +28,7 @@ import {
   refuseWithoutGas,
   refuseMalformedAddress,
   rpcFailure,
+  settleUnansweredSend,
   tokenBlacklists,
   type TransferParty,
 } from "../lib/context";
@@ -46,7 +48,7 @@ import {
   indexerLagNotice,
   parseIndexerTimeout,
 } from "../lib/indexer";
-import { relayClaim } from "../lib/relay";
+import { ClaimSendFailed, relayClaim } from "../lib/relay";
 import { hardhatWallet, keyWallet, publicClientOf } from "../lib/wallets";
 
 /** One bounty in which an account holds credit (base units, read on-chain). */
@@ -497,24 +499,41 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   const deadline = givenDeadline ?? now + 3600n;
   const relayer = ctx.signer.address;
   await refuseWithoutGas(ctx, relayer, "claimWithSig", "relay through an account that holds ETH (--from)");
-  let receipt;
+  let hash: string;
+  // the relayer's nonce before the send: a send whose answer is lost is settled by the chain (probe34 C-F4)
+  const mark = await markSend(ctx, relayer);
   try {
     const publicClient = publicClientOf(ctx.hre);
-    ({ receipt } = await relayClaim(publicClient, claimer, hardhatWallet(ctx.hre, relayer), {
+    const { receipt } = await relayClaim(publicClient, claimer, hardhatWallet(ctx.hre, relayer), {
       bounty: ctx.bountyAddress as `0x${string}`,
       chainId: ctx.profile.chainId,
       bountyId,
       account: account as `0x${string}`,
       to: to as `0x${string}`,
       deadline,
-    }));
+    });
+    hash = receipt.transactionHash;
   } catch (e) {
-    throw await explainTokenRefusal(
-      ctx,
-      decodeRevert(e, ctx.ifaces, "claimWithSig"),
-      credits[0]!.token,
-      claimParties(ctx, to, "sign the claim again with --to a clean address"),
-    );
+    const sent = e instanceof ClaimSendFailed;
+    const decoded = decodeRevert(sent ? e.cause : e, ctx.ifaces, "claimWithSig");
+    if (sent && !(decoded instanceof TaskError))
+      hash = (
+        await settleUnansweredSend(
+          ctx,
+          "claimWithSig",
+          e.cause,
+          mark,
+          pasteableTask(ctx.profile, "bounty:status", ["--id", String(bountyId)]),
+          e.hash,
+        )
+      ).hash;
+    else
+      throw await explainTokenRefusal(
+        ctx,
+        decoded,
+        credits[0]!.token,
+        claimParties(ctx, to, "sign the claim again with --to a clean address"),
+      );
   }
   // only now, past the receipt: printed before the send, a refused claim left a payment on stdout (probe26 C-F3)
   console.log(
@@ -523,11 +542,7 @@ async function relayedClaim(ctx: TaskContext, args: ClaimArgs, bountyId: bigint)
   console.log(
     `  ${await amountText(ctx, credits[0]!.token, credits[0]!.amount)}; signed by ${claimer.account.address}, valid until ${isoSeconds(deadline)}`,
   );
-  await printClaimed(
-    ctx,
-    await ctx.hre.ethers.provider.getTransactionReceipt(receipt.transactionHash).then((r) => r!),
-    credits,
-  );
+  await printClaimed(ctx, await ctx.hre.ethers.provider.getTransactionReceipt(hash).then((r) => r!), credits);
 }
 
 /**
@@ -762,6 +777,8 @@ withFromParam(
             )
           : e;
       };
+      // what shows a claim's outcome when its send's answer is lost (probe34 C-F4)
+      const check = pasteableTask(ctx.profile, "bounty:credits", ["--account", account]);
       const receipt =
         ids.length === 1
           ? await simulateAndSend(
@@ -770,6 +787,7 @@ withFromParam(
               (o) => ctx.bounty.claim.staticCall(ids[0]!, to, o),
               () => ctx.bounty.claim(ids[0]!, to),
               relayHint,
+              check,
             ).catch(explain)
           : await simulateAndSend(
               ctx,
@@ -777,6 +795,7 @@ withFromParam(
               (o) => ctx.bounty.claimMany.staticCall(ids, to, o),
               () => ctx.bounty.claimMany(ids, to),
               relayHint,
+              check,
             ).catch(explain);
       await printClaimed(ctx, receipt, claimable);
       if (refused.length > 0) throw new TaskError(refusedReport(ctx, account, to, refused, false));

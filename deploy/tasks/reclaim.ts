@@ -20,7 +20,7 @@ import {
   tokenDisplay,
   withFromParam,
 } from "../lib/context";
-import { txLink } from "../lib/network";
+import { pasteableTask, txLink } from "../lib/network";
 import { contracts } from "../lib/packages";
 import { formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
 
@@ -73,6 +73,8 @@ withFromParam(
         "reclaim",
         (o) => ctx.bounty.reclaim.staticCall(id, to, o),
         () => ctx.bounty.reclaim(id, to),
+        undefined,
+        pasteableTask(ctx.profile, "bounty:status", ["--id", String(id)]),
       ).catch(async (e: unknown) => {
         // whom a token's refusal is about is read, not guessed from its reason (probe30 C-F3)
         throw await explainTokenRefusal(ctx, e, b.token, [

@@ -869,8 +869,26 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
-    it("refuses to award twice", async function () {
-      await refuses(awardSmallArgs(a), /is Awarded, not Funded: it cannot be awarded/);
+    it("refuses to award twice; the same award again is done already, by its transaction (probe34 C-F4)", async function () {
+      const before = await blockNumber(chain);
+      // the rerun after a send whose answer was lost: this very award holds, exit 0, nothing sent
+      expect(expectOk(await run(awardSmallArgs(a)))).to.match(
+        new RegExp(
+          `^Bounty ${a} is already awarded with this ranking digest ${small.benchmark.ranking_digest} and these winners, by transaction 0x[0-9a-f]{64} \\(block \\d+\\): nothing to do, nothing was sent\\.$`,
+          "m",
+        ),
+      );
+      expect(await blockNumber(chain), "nothing sent").to.equal(before);
+      await refuses(
+        awardSmallArgs(a, { rankDerivation: rdNoReceipts }),
+        new RegExp(
+          `Bounty ${a} is already Awarded by transaction 0x[0-9a-f]{64} \\(block \\d+\\) with ranking digest ${small.benchmark.ranking_digest}, not this rank derivation's 0x[0-9a-f]{64}: it cannot be awarded again\\. Nothing was sent\\.`,
+        ),
+      );
+      await refuses(
+        awardSmallArgs(a, { withdrawalsFile: undefined, withdrawals: `vec-a=${w2},vec-c=${w1},vec-d=${w3}` }),
+        /is already Awarded by transaction 0x[0-9a-f]{64} \(block \d+\) with this ranking digest, but to /,
+      );
     });
 
     it("bounty:credits lists a winner's credit from the logs", async function () {
