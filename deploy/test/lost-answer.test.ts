@@ -134,6 +134,7 @@ describe("a send whose answer is lost (probe34 C-F4)", function () {
         ...["bounty:lock", "--from", author, "--commitment", commitment, "--pool", "12.345679"],
         ...["--closes-at", String(now + 60n), "--award-deadline", String(now + 7200n)],
         ...["--payout-rule", "top_n_split", "--threshold-bps", "5000", "--awarder", awarder],
+        "--allow-unanchored", // a root no one anchored: this test is about the award's send
       ]),
     );
     id = BigInt(/Bounty (\d+) locked/.exec(lock)![1]!);
