@@ -62,6 +62,14 @@ async function assertRoomForAgent(ctx: PlatformContext, t: Tables, slug: string)
 const CLOCK_NOTE =
   "Wall clock starts now and stops at finalize. Faster runs score higher: the composite blends accuracy with pace via speed_weight.";
 
+/** What a run start's checks read of its agent (known, or about to be registered). */
+interface StartingAgent {
+  agent_id: string;
+  owner_account_id: string;
+  is_author_agent: boolean;
+  withdrawal_address: string | null;
+}
+
 /**
  * The one place of the invariant "a row that can be a winner has a withdrawal address" (SPEC 1 `award`:
  * a winner without one blocks the whole award; probe11 O1: an account whose start named an unseen agent
@@ -77,16 +85,7 @@ const CLOCK_NOTE =
  * @param awardable the store may be awarded: this process has a chain, or the store is marked with one ({@link storeAwardable})
  * @throws PlatformError `withdrawal_address_required` naming the field, the agent and how to set it
  */
-function assertPayable(
-  awardable: boolean,
-  b: BenchmarkRecord,
-  agent: {
-    agent_id: string;
-    owner_account_id: string;
-    is_author_agent: boolean;
-    withdrawal_address: string | null;
-  },
-): void {
+function assertPayable(awardable: boolean, b: BenchmarkRecord, agent: StartingAgent): void {
   if (!awardable || agent.withdrawal_address || isAuthorAgent(agent, b.author_account_id)) return;
   throw new PlatformError(
     "withdrawal_address_required",
@@ -104,15 +103,7 @@ function assertPayable(
  * @throws PlatformError `invalid_withdrawal_address` (`details.reason: "bounty_author"`, `field`,
  *   `path`, `agent_id`, `bounty_author`)
  */
-function assertNotPayingAuthor(
-  b: BenchmarkRecord,
-  agent: {
-    agent_id: string;
-    owner_account_id: string;
-    is_author_agent: boolean;
-    withdrawal_address: string | null;
-  },
-): void {
+function assertNotPayingAuthor(b: BenchmarkRecord, agent: StartingAgent): void {
   if (!paysBountyAuthor(agent.withdrawal_address, b.bounty) || isAuthorAgent(agent, b.author_account_id))
     return;
   throw new PlatformError(
