@@ -88,4 +88,58 @@ describe("the CLI's award and the receipt URLs it freezes (probe27 C-F6)", { tim
       await platform.close();
     }
   });
+
+  it("a --public-url that is not the base serve recorded is named beside it on stderr (probe34 C-N2: silent)", async () => {
+    const dc = devChain();
+    const operator = 11;
+    const { now: chainNow, clock } = await chainClock(dc);
+    const dir = tempDir("bb-award-url-other-");
+    const open = () => openAt({ dir, clock: clock.now, chain: chainConfig(dc, operator) });
+    let platform = await open();
+    const { slug } = await publishLockAndRun(platform, dc, {
+      chainNow,
+      clock,
+      account: operator,
+      tag: "award-url-other",
+      title: "Award URL other",
+    });
+    await platform.real.recordPublicBaseUrl("https://bench.example/door/");
+    await platform.close();
+    const saved = { ...process.env };
+    process.env.BENCH_BOUNTY_PRIVATE_KEY = dc.accounts[operator]!.privateKey;
+    delete process.env.BENCH_BOUNTY_PUBLIC_URL;
+    delete process.env.BENCH_BOUNTY_API_KEY;
+    try {
+      const awarded = await runCli(
+        ...["award", slug, "--store", dir, "--rpc-url", dc.rpcUrl, "--public-url", "https://other.example"],
+        ...[
+          "--bounty-contract",
+          dc.contracts.benchmarkBounty,
+          "--anchor-registry",
+          dc.contracts.anchorRegistry,
+        ],
+        ...["--usdc", dc.contracts.usdc],
+      );
+      expect(awarded.code, awarded.err).toBe(0);
+      expect(awarded.err).toContain(
+        `receipt URLs of the award of ${slug}: https://other.example/api/v1/benchmarks/${slug}/runs/<run>/receipt (--public-url), not the base serve recorded on this store (https://bench.example/door): the pack and its on-chain ranking digest freeze them for good`,
+      );
+    } finally {
+      process.env = saved;
+    }
+    platform = await open();
+    try {
+      const pack = await platform.awardEvidence(slug);
+      expect(pack.kind).toBe("pack");
+      const rows = (
+        JSON.parse(new TextDecoder().decode((pack as { bytes: Uint8Array }).bytes)) as {
+          rank_derivation: { rows: { receipt_url: string }[] };
+        }
+      ).rank_derivation.rows;
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.receipt_url.startsWith("https://other.example/api/v1/")).toBe(true);
+    } finally {
+      await platform.close();
+    }
+  });
 });

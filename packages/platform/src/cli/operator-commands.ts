@@ -21,15 +21,25 @@ import { terminalJsonText } from "../terminal.js";
  * The base of the receipt URLs a new award of `slug` freezes into its pack and its on-chain ranking
  * digest (SPEC 7.4, 8 `rows[].receipt_url`: they can never be corrected), probe27 C-F6: `--public-url`
  * (env `BENCH_BOUNTY_PUBLIC_URL`), else the one `serve` recorded on this store (the base its own awards
- * use: `--public-url`, else the address it listens on), which it sets on `platform` and names on stderr.
+ * use: `--public-url`, else the address it listens on), which it sets on `platform` and names on stderr;
+ * a `--public-url` that is not the recorded base is named on stderr beside it (probe34 C-N2).
  * An award already prepared (its URLs frozen) needs none. Never the library's placeholder
  * `http://127.0.0.1:8787`, which the award used to bake in silently.
  * @throws PlatformError `invalid_option` (`field: "public-url"`): no URL given, none recorded, and no award prepared
  */
 async function useAwardBaseUrl(platform: Platform, slug: string, o: StoreOpts): Promise<void> {
-  if (o.publicUrl !== undefined) return; // given, checked at open and set on the platform
   if (await platform.awardPrepared(slug)) return;
   const recorded = await platform.recordedPublicBaseUrl();
+  const base = (url: string) => url.replace(/\/+$/, "");
+  if (o.publicUrl !== undefined) {
+    // given (checked at open and set on the platform); one that is not the base serve recorded is said,
+    // since the pack freezes it for good (probe34 C-N2: it overrode the recorded base silently)
+    if (recorded !== null && base(recorded) !== base(o.publicUrl))
+      process.stderr.write(
+        `receipt URLs of the award of ${slug}: ${base(o.publicUrl)}/api/v1/benchmarks/${slug}/runs/<run>/receipt (--public-url), not the base serve recorded on this store (${base(recorded)}): the pack and its on-chain ranking digest freeze them for good, so a door must answer there\n`,
+      );
+    return;
+  }
   if (recorded === null)
     throw new PlatformError(
       "invalid_option",
@@ -38,7 +48,7 @@ async function useAwardBaseUrl(platform: Platform, slug: string, o: StoreOpts): 
     );
   platform.setPublicBaseUrl(recorded);
   process.stderr.write(
-    `receipt URLs of the award of ${slug}: ${recorded.replace(/\/+$/, "")}/api/v1/benchmarks/${slug}/runs/<run>/receipt (the base serve recorded on this store; --public-url to use another)\n`,
+    `receipt URLs of the award of ${slug}: ${base(recorded)}/api/v1/benchmarks/${slug}/runs/<run>/receipt (the base serve recorded on this store; --public-url to use another)\n`,
   );
 }
 
