@@ -171,6 +171,12 @@ withFromParam(
           throw new TaskError(
             `${squatPrefix(existing.anchorer, ctx.signer.address)}${wrong}. Nothing was sent.`,
           );
+        // a pack anchored as a pack by another account: the verifier's pack_anchor counts only the
+        // bounty's awarder's anchor (SPEC 9), so that anchoring is a squat too, not "nothing to do"
+        if (kind.name === "pack" && squatPrefix(existing.anchorer, ctx.signer.address) !== "")
+          throw new TaskError(
+            `squatted: ${digest} was anchored first as pack by ${existing.anchorer} in block ${existing.blockNumber}, not by ${ctx.signer.address}: the registry keeps the first anchoring, and the verifier's pack_anchor (SPEC 9) counts only the bounty's awarder's anchor, so unless ${existing.anchorer} is the awarder the pack's pack_anchor fact can never verify. Nothing was sent.`,
+          );
         throw new TaskError(
           `${digest} is already anchored (as ${kind.name}) by ${existing.anchorer} at block ${existing.blockNumber}: the first anchoring is kept forever, nothing to do.`,
         );

@@ -1750,6 +1750,18 @@ describe("bounty tasks on a local Base-profile node", function () {
       expect(expectOk(await run(["anchor", "--from", a1, "--file", pack, "--kind", "pack"]))).to.include(
         ` as pack by ${a1} at block `,
       );
+      // probe34 (e34's note): a stranger anchored the pack's digest as a pack first: a squat (pack_anchor
+      // counts only the awarder's anchor), not "nothing to do"
+      const squattedFile = await packFile((b) => (b.slug = "squatted-pack"));
+      const { packHash } = await import("@bench-bounty/evidence");
+      const squattedHash = packHash(parseJson(fs.readFileSync(squattedFile)) as never);
+      expectOk(await run(["anchor", "--from", w3, "--digest", squattedHash, "--kind", "pack"]));
+      await refuses(
+        ["anchor", "--from", a1, "--file", squattedFile, "--kind", "pack"],
+        new RegExp(
+          `squatted: ${squattedHash} was anchored first as pack by ${w3} in block \\d+, not by ${a1}: .*pack_anchor fact can never verify\\. Nothing was sent\\.`,
+        ),
+      );
     });
 
     it("refuses a second anchoring, a bad kind and a bad digest", async function () {
