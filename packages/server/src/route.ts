@@ -449,7 +449,7 @@ export function numbersAsSent(
 function assertJsonType(c: Context<AppEnv>): void {
   const type = c.req.header("content-type") ?? "";
   const media = type.split(";", 1)[0]!.trim();
-  if (!/^application\/([a-z0-9.+-]*\+)?json$/i.test(media))
+  if (!/^application\/([a-z0-9.-][a-z0-9.+-]*\+)?json$/i.test(media))
     throw new EdgeError(
       "unsupported_media_type",
       "send the body as JSON with Content-Type: application/json",

@@ -142,7 +142,12 @@ describe("malformed requests", () => {
     expect(r.json.error.code).toBe("unsupported_media_type");
     // probe34 A-N2: another JSON-like media type, or two of them, was read as JSON
     const body = JSON.stringify({ answers: [{ ordinal: 0, answer_text: "x" }] });
-    for (const type of ["application/json-seq", "application/json, text/plain", "application/jsonx"]) {
+    for (const type of [
+      "application/json-seq",
+      "application/json, text/plain",
+      "application/jsonx",
+      "application/+json",
+    ]) {
       const odd = await submit({ raw: body, headers: { "content-type": type } });
       expect(odd.status, type).toBe(415);
       expect(odd.json.error).toMatchObject({
