@@ -1222,6 +1222,9 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             for key in ROW_FROM_RECEIPT:
                 if row[key] != rec[key]:
                     problems.append(f"{row['agent_id']}: row {key} {_shown(row[key])} != its receipt's {_shown(rec[key])}")
+            # SPEC 7.1: attempts_used counts the agent's attempts, this run's included
+            if row["attempts_used"] < rec["attempt"]:
+                problems.append(f"{row['agent_id']}: attempts_used {row['attempts_used']} is below its receipt's attempt {rec['attempt']}")
     record("composites", problems, f"{len(rd['rows'])} composites recomputed; {carried} row receipts hash to their rows and agree with them")
 
     # SPEC 7.1: order
@@ -1283,6 +1286,11 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
     named = PAYOUT_RULES.get(rd["payout_rule"])
     if named is not None and splits != named:
         problems.append(f"payout_rule {rd['payout_rule']} means {named}, splits_bps is {splits}")
+    # SPEC 7.2 "author agents rank but take no money", read as spec/README.md's implementation notes do: a
+    # winner paid at the address that locked the bounty (benchmark.author) is the author's
+    for w in winners:
+        if w["withdrawal_address"].lower() == b["author"].lower():
+            problems.append(f"winner {w['place']} ({w['agent_id']}) is paid at benchmark.author {b['author']}: the author's wallet takes no prize")
     if rd["pool_base_units"] != b["pool_base_units"]:
         problems.append(f"rank_derivation.pool_base_units {rd['pool_base_units']} != benchmark.pool_base_units {b['pool_base_units']}")
     record("selection_and_payouts", problems, f"{k} winners, amounts {amounts}")

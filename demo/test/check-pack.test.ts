@@ -467,6 +467,19 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       1,
       { fails: "composites" },
     ],
+    // probe34 V-F1, V-F2 (found by a helper re-checking B-F2's fix)
+    [
+      "a row's attempts_used below its receipt's attempt",
+      (p) => (p.rank_derivation.rows[1].attempts_used = 1),
+      1,
+      { fails: "composites" },
+    ],
+    [
+      "a winner paid at benchmark.author",
+      (p) => (p.benchmark.author = p.winners[1].withdrawal_address),
+      1,
+      { fails: "selection_and_payouts" },
+    ],
     ["another slug than the receipts'", (p) => (p.benchmark.slug = "0"), 1, { fails: "winners_regraded" }],
     [
       "a winner's answer revealed twice",
