@@ -9,8 +9,6 @@
  * saying it may not have been sent; and any other RPC failure is one line, never a stack trace.
  */
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import { anchorRegistryAbi, benchmarkBountyAbi, BountyStatus, testUsdcAbi } from "@bench-bounty/contracts";
@@ -30,55 +28,6 @@ import {
 } from "./helpers";
 
 const SENDS = ["eth_sendTransaction", "eth_sendRawTransaction"];
-
-/**
- * A JSON-RPC proxy in front of `target`. A request for a method of `lose` is forwarded and its answer
- * replaced by a 502 with an empty body (the answer lost after the node took it); one of `drop` is
- * answered so without being forwarded (lost before the node saw it). `seen` counts the forwarded
- * requests per method.
- */
-async function startLossyProxy(
-  target: string,
-  { lose = [], drop = [] }: { lose?: string[]; drop?: string[] },
-): Promise<{ url: string; seen: Map<string, number>; close: () => Promise<void> }> {
-  const seen = new Map<string, number>();
-  const methodOf = (body: string): string => {
-    try {
-      const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
-      return (Array.isArray(parsed) ? parsed[0]?.method : parsed.method) ?? "";
-    } catch {
-      return "";
-    }
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const method = methodOf(body.toString());
-      if (drop.includes(method)) return void res.writeHead(502).end();
-      seen.set(method, (seen.get(method) ?? 0) + 1);
-      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
-        .then(async (r) => {
-          const answer = Buffer.from(await r.arrayBuffer());
-          if (lose.includes(method)) return void res.writeHead(502).end();
-          res.writeHead(r.status, { "content-type": "application/json" }).end(answer);
-        })
-        .catch(() => req.socket.destroy());
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 /** packs/small.json's rank derivation alone, its rows' receipts dropped (they name another root). */
 async function rankDerivationOnly(packText: string): Promise<string> {
@@ -105,7 +54,8 @@ describe("a send whose answer is lost (probe34 C-F4)", function () {
     });
   /** `args` run through a proxy losing the answers of `lose`, dropping `drop`. */
   async function runLossy(opts: { lose?: string[]; drop?: string[] }, args: string[]): Promise<Run> {
-    const proxy = await startLossyProxy(chain.rpcUrl, opts);
+    const { startLossyRpcProxy } = await import("@bench-bounty/devchain/stubs");
+    const proxy = await startLossyRpcProxy(chain.rpcUrl, opts);
     try {
       return await runVia(proxy.url, args);
     } finally {

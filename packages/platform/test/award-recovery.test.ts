@@ -13,10 +13,9 @@
  */
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import type { DevChain } from "@bench-bounty/devchain";
+import { startLossyRpcProxy, type LossyRpcProxy } from "@bench-bounty/devchain/stubs";
 import type { Hash, Hex } from "viem";
-import { createServer } from "node:http";
 import { sql } from "kysely";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { verifyPack } from "@bench-bounty/verifier";
 import type { FaultHooks } from "../src/context.js";
@@ -119,74 +118,21 @@ async function withAutomine<T>(dc: DevChain, on: boolean, fn: () => Promise<T>):
   }
 }
 
-/** One JSON-RPC request as a proxy sees it. */
-interface RpcCall {
-  method: string;
-  params: unknown[];
-}
+/** The send whose answer a lossy proxy loses. */
+const SEND = "eth_sendRawTransaction";
 
-/**
- * A JSON-RPC proxy to the devchain that, once `lose` is set, forwards `eth_sendRawTransaction` and
- * answers it with HTTP 502 (the node got the transaction, its answer is lost); with `down` set too it
- * answers everything after that send with 502 (the RPC went away right after the send). `before`, when
- * set, runs before each request is forwarded (to change the chain under the caller's feet). With
- * `receiptless` set, every `eth_getTransactionReceipt` after the next `eth_sendRawTransaction` is
- * answered `null` (`blind`): an RPC whose receipt index lags, the transaction mined (probe32 A-F3).
- */
-async function losingProxy(target: string) {
-  const state: {
-    lose: boolean;
-    down: boolean;
-    broken: boolean;
-    receiptless: boolean;
-    blind: boolean;
-    before?: ((call: RpcCall) => Promise<void>) | undefined;
-  } = { lose: false, down: false, broken: false, receiptless: false, blind: false };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks).toString();
-      if (state.broken) return void res.writeHead(502).end("bad gateway");
-      if (state.blind && body.includes('"eth_getTransactionReceipt"')) {
-        const { id } = JSON.parse(body) as { id: unknown };
-        return void res
-          .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ jsonrpc: "2.0", id, result: null }));
-      }
-      const before = state.before?.(JSON.parse(body) as RpcCall) ?? Promise.resolve();
-      void before.then(() =>
-        fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
-          async (answer) => {
-            const text = await answer.text();
-            if (state.receiptless && body.includes('"eth_sendRawTransaction"')) state.blind = true;
-            if (state.lose && body.includes('"eth_sendRawTransaction"')) {
-              state.broken = state.down;
-              return void res.writeHead(502).end("bad gateway");
-            }
-            res.writeHead(answer.status, { "content-type": "application/json" }).end(text);
-          },
-        ),
-      );
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, state, close: () => new Promise((ok) => server.close(ok)) };
-}
-
-/** Runs `fn` on an award made ready ({@link readyToAward}) behind a {@link losingProxy}, then closes both. */
+/** Runs `fn` on an award made ready ({@link readyToAward}) behind a lossy RPC proxy (none lost until `fn` says so), then closes both. */
 async function behindLosingProxy(
   seed: number,
   label: string,
   fn: (
     r: Awaited<ReturnType<typeof readyToAward>>,
-    proxy: Awaited<ReturnType<typeof losingProxy>>,
+    proxy: LossyRpcProxy,
     dc: ReturnType<typeof devChain>,
   ) => Promise<void>,
 ): Promise<void> {
   const dc = devChain();
-  const proxy = await losingProxy(dc.rpcUrl);
+  const proxy = await startLossyRpcProxy(dc.rpcUrl);
   try {
     const r = await readyToAward(dc, seed, label, {}, proxy.url);
     await fn(r, proxy, dc);
@@ -199,7 +145,7 @@ async function behindLosingProxy(
 describe("award whose send answer is lost (probe16 B-F12)", () => {
   it("the node got it, its answer was lost: award looks for it by its hash and adopts it, one Awarded event", async () => {
     await behindLosingProxy(10, "lost-answer", async (r, proxy, dc) => {
-      proxy.state.lose = true;
+      proxy.rules.lose = [SEND];
       const done = await r.platform.award(r.slug);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
       expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
@@ -208,7 +154,7 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
 
   it("the RPC went away right after the send: award answers award_pending naming the transaction; a rerun adopts it", async () => {
     await behindLosingProxy(13, "lost-and-down", async (r, proxy, dc) => {
-      Object.assign(proxy.state, { lose: true, down: true });
+      Object.assign(proxy.rules, { lose: [SEND], downAfterLoss: true });
       const e = await r.platform.award(r.slug).catch((x: unknown) => x);
       // answered as an award under way (its transaction recorded as sent), not a bare failure
       expect(e).toMatchObject({ code: "award_pending" });
@@ -219,7 +165,7 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       expect((e as Error).message).toMatch(/run award again .*adopts the transaction/);
       // why it answers now: the RPC failed (probe32 A-F3), not a deadline
       expect((e as Error).message).toContain("the chain RPC failed after the send:");
-      Object.assign(proxy.state, { lose: false, down: false, broken: false });
+      proxy.reset();
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(sent);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);
@@ -228,7 +174,7 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
 
   it("the RPC answers no receipt for the mined award: award_pending names the RPC's failure, never a deadline that did not pass; a rerun adopts it (probe32 A-F3)", async () => {
     await behindLosingProxy(11, "receiptless", async (r, proxy, dc) => {
-      proxy.state.receiptless = true;
+      proxy.rules.blindAfterSend = true;
       const e = await r.platform.award(r.slug).catch((x: unknown) => x);
       expect(e).toMatchObject({ code: "award_pending", details: { call: "wait for award" } });
       const [sent] = await awardedTxs(dc, r.bountyId, r.fromBlock);
@@ -238,7 +184,7 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       expect(message).toContain("the chain RPC failed after the send: wait for award failed:");
       expect(message).toMatch(/receipt .*could not be found/i);
       expect(message).not.toContain("did not answer in time");
-      Object.assign(proxy.state, { receiptless: false, blind: false });
+      proxy.reset();
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(sent);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([sent]);
@@ -250,7 +196,7 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       // another process sends this very award (the same signer, winners and digest) and it is mined
       // after this call's simulation, before its gas estimate (as the probe's CLI beside serve)
       let raced: Hash | undefined;
-      proxy.state.before = async (call) => {
+      proxy.rules.before = async (call) => {
         if (raced !== undefined || call.method !== "eth_estimateGas") return;
         const tx = call.params[0] as { to?: Hex; data?: Hex; input?: Hex };
         if (tx.to?.toLowerCase() !== dc.contracts.benchmarkBounty.toLowerCase()) return;
@@ -264,7 +210,7 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
       expect((e as Error).message).toBe("award reverted: BountyNotFunded");
       expect((e as PlatformError).details.call).toBeUndefined();
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([raced]); // this call sent nothing
-      proxy.state.before = undefined;
+      proxy.rules.before = undefined;
       const done = await r.platform.award(r.slug);
       expect(done.award_tx).toBe(raced);
     });
@@ -277,7 +223,7 @@ describe("the platform account's nonce taken by another process sharing its key 
       // another process signing with the same key (outside this store: its lock cannot order it) sends
       // a transaction of that nonce, mined, between this award's nonce read and its send
       let taken: Hash | undefined;
-      proxy.state.before = async (call) => {
+      proxy.rules.before = async (call) => {
         if (taken !== undefined || call.method !== "eth_sendRawTransaction") return;
         const me = dc.accounts[14]!.address;
         taken = await dc.wallet(14).sendTransaction({ to: me, value: 0n });
@@ -293,7 +239,7 @@ describe("the platform account's nonce taken by another process sharing its key 
         /^award was not sent: the node refused its nonce \(nonce too low\): the platform account 0x[0-9a-f]{40}'s nonce was taken by another transaction .*nothing was sent: run it again$/,
       );
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([]); // nothing sent
-      proxy.state.before = undefined;
+      proxy.rules.before = undefined;
       const done = await r.platform.award(r.slug);
       expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
       expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
@@ -762,9 +708,9 @@ describe("the pack's anchor left pending in the node's pool (probe33 C-F1, C-F2,
   it("the door's mint waits for the anchor by the door's deadline and ends with the process: nothing reads the chain after close (the CLI's evidence exited 3 minutes after its answer)", async () => {
     const dc = devChain();
     // every request the platform makes goes through the proxy: counted (what runs after a close)
-    const proxy = await losingProxy(dc.rpcUrl);
+    const proxy = await startLossyRpcProxy(dc.rpcUrl);
     let requests = 0;
-    proxy.state.before = () => {
+    proxy.rules.before = () => {
       requests++;
       return Promise.resolve();
     };

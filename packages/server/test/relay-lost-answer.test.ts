@@ -8,10 +8,9 @@
  *
  * On the devchain behind a proxy that forwards `eth_sendRawTransaction` to the node and answers it 502.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { benchmarkBountyAbi, CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
+import { startLossyRpcProxy, type LossyRpcProxy } from "@bench-bounty/devchain/stubs";
 import {
   ChainGateway,
   checkWithdrawalAddressOnChain,
@@ -25,40 +24,8 @@ import { gatewayOf } from "./helpers.js";
 
 let dc: DevChain;
 let bountyId: bigint;
-let proxy: Awaited<ReturnType<typeof losingProxy>>;
+let proxy: LossyRpcProxy;
 let relay: ReturnType<typeof relayClaimOp>;
-
-/**
- * A JSON-RPC proxy to the devchain that, while `lose` is set, forwards `eth_sendRawTransaction` and
- * answers it with HTTP 502 (the node got the transaction, its answer is lost); `lost` counts those.
- */
-async function losingProxy(target: string) {
-  const state = { lose: false, lost: 0 };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks).toString();
-      void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
-        .then(async (answer) => {
-          const text = await answer.text();
-          if (state.lose && body.includes('"eth_sendRawTransaction"')) {
-            state.lost++;
-            return void res.writeHead(502).end("bad gateway");
-          }
-          res.writeHead(answer.status, { "content-type": "application/json" }).end(text);
-        })
-        .catch(() => void res.writeHead(502).end("bad gateway"));
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    state,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
-  };
-}
 
 const rpc = async (method: string, params: unknown[] = []): Promise<unknown> => {
   const r = await fetch(dc.rpcUrl, {
@@ -118,7 +85,7 @@ beforeAll(async () => {
   }));
   await dc.increaseTime(200);
   await gateway.award(bountyId, [dc.accounts[2]!.address, dc.accounts[3]!.address], `0x${"35".repeat(32)}`);
-  proxy = await losingProxy(dc.rpcUrl);
+  proxy = await startLossyRpcProxy(dc.rpcUrl);
   // the operator's gateway, reaching the chain through the proxy
   relay = relayClaimOp(
     platformOf(
@@ -154,14 +121,14 @@ const principal = { account_id: "acct-relay", role: "user" } as never;
 describe("a relayed claim whose send's answer is lost (probe34 C-F5)", { timeout: 120_000 }, () => {
   it("mined: answered as the paid claim with the transaction it sent, never no_credit", async () => {
     const c = await signedClaim(2);
-    proxy.state.lose = true;
+    proxy.rules.lose = ["eth_sendRawTransaction"];
     let out: unknown;
     try {
       out = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
     } finally {
-      proxy.state.lose = false;
+      proxy.reset();
     }
-    expect(proxy.state.lost).toBeGreaterThan(0);
+    expect(proxy.lost()).toBeGreaterThan(0);
     expect(out).not.toBeInstanceOf(Error);
     const paid = out as { tx_hash: Hash; amount_base_units: string; block_number: string };
     expect(paid.amount_base_units).toBe("5000000");
@@ -175,12 +142,12 @@ describe("a relayed claim whose send's answer is lost (probe34 C-F5)", { timeout
   it("not mined by the request's deadline: 409 claim_pending naming the transaction it sent", async () => {
     const c = await signedClaim(3);
     await rpc("evm_setAutomine", [false]);
-    proxy.state.lose = true;
+    proxy.rules.lose = ["eth_sendRawTransaction"];
     let e: unknown;
     try {
       e = await relay(principal, "slug", c, { answerBy: Date.now() + 6_000 }).catch((x: unknown) => x);
     } finally {
-      proxy.state.lose = false;
+      proxy.reset();
       await rpc("evm_setAutomine", [true]);
     }
     expect(e).toMatchObject({ code: "claim_pending" });
