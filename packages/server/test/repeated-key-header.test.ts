@@ -47,17 +47,36 @@ describe("a key header sent twice (probe31 A-F1)", () => {
     expect(two.json.error.details).toMatchObject({ rule: "one_key", header: "Authorization" });
   });
 
-  it("unchanged: X-API-Key and Bearer differing is 422 one_key; a malformed Authorization copy 401 bearer_scheme", async () => {
+  it("unchanged: X-API-Key and Bearer differing is 422 one_key; a malformed Bearer or a key under another scheme 401 bearer_scheme", async () => {
     const both = await callRaw(live.url, "GET", "/api/v1/accounts/me", {
       "x-api-key": a.key,
       authorization: `Bearer ${b.key}`,
     });
     expect(both.status).toBe(422);
     expect(both.json.error.details.rule).toBe("one_key");
-    const bad = await callRaw(live.url, "GET", "/api/v1/accounts/me", {
-      authorization: [`Bearer ${a.key}`, `Basic eDp5`],
+    for (const authorization of ["Bearer", `Bearer ${a.key} extra`, `Token ${a.key}`, a.key]) {
+      const bad = await callRaw(live.url, "GET", "/api/v1/accounts/me", { authorization });
+      expect(bad.status, authorization).toBe(401);
+      expect(bad.json.error.details.rule).toBe("bearer_scheme");
+    }
+  });
+
+  it("an Authorization of another scheme carrying no key (a proxy's Basic login) is left alone: anonymous reads answer, keyed ones ask for a key, a Bearer copy beside it counts (probe35 A-N1)", async () => {
+    const basic = "Basic dXNlcjpwYXNz";
+    const list = await callRaw(live.url, "GET", "/api/v1/benchmarks", { authorization: basic });
+    expect(list.status).toBe(200);
+    const me = await callRaw(live.url, "GET", "/api/v1/accounts/me", { authorization: basic });
+    expect(me.status).toBe(401);
+    expect(me.json.error.code).toBe("unauthenticated");
+    expect(me.json.error.details.rule).not.toBe("bearer_scheme");
+    const keyed = await callRaw(live.url, "GET", "/api/v1/accounts/me", {
+      authorization: [`Bearer ${a.key}`, basic],
     });
-    expect(bad.status).toBe(401);
-    expect(bad.json.error.details.rule).toBe("bearer_scheme");
+    expect(keyed.status).toBe(200);
+    const viaHeader = await callRaw(live.url, "GET", "/api/v1/accounts/me", {
+      authorization: basic,
+      "x-api-key": a.key,
+    });
+    expect(viaHeader.status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Authentication: the key comes as `X-API-Key: <key>` or `Authorization: Bearer <key>`. No key: the
+ * Authentication: the key comes as `X-API-Key: <key>` or `Authorization: Bearer <key>` (another
+ * `Authorization` scheme, a proxy's `Basic` login, is not ours and is left alone). No key: the
  * caller is anonymous (a route that needs a key is then refused by the domain with `unauthenticated`,
  * 401). A key nobody holds: 403 `forbidden` at once, naming the rule. Which principal may do what is
  * the domain's business; this only says who is calling.
@@ -38,30 +39,37 @@ function copiesOf(value: string | null | undefined): string[] {
     .filter((v) => v !== "");
 }
 
+/** What every bench-bounty API key begins with (`bbk_<prefix>_<secret>`). */
+const KEY_MARK = "bbk_";
+
 /**
  * The key of a request, or null: `X-API-Key: <key>` or `Authorization: Bearer <key>`; a header
- * repeated with the same key is that key.
+ * repeated with the same key is that key. An `Authorization` of another scheme carrying no bench-bounty
+ * key (`Basic`, `Digest`, ... of a proxy in front of the service: a browser that logged in to it sends
+ * it with every same-origin read, probe35 A-N1) is not ours and is left alone: the caller is then
+ * anonymous (or known by `X-API-Key`).
  * @throws EdgeError `unauthenticated` (401) `details.rule: "bearer_scheme"` for an `Authorization`
- * that is not `Bearer <key>`; `invalid_request` (422) `details.rule: "one_key"` for two different keys
- * (in the two headers, or in one header sent twice: `details.header` names it)
+ * that carries a bench-bounty key (`bbk_`) or says `Bearer` but is not `Bearer <key>`;
+ * `invalid_request` (422) `details.rule: "one_key"` for two different keys (in the two headers, or in
+ * one header sent twice: `details.header` names it)
  */
 export function apiKeyOf(headers: { get(name: string): string | null | undefined }): string | null {
   const xs = copiesOf(headers.get("x-api-key"));
   const x = xs.length > 0 ? oneKey("X-API-Key", xs) : null;
   const auths = copiesOf(headers.get("authorization"));
-  const bearers = auths.map((auth) => {
+  const bearers = auths.flatMap((auth) => {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
-    if (!m)
-      throw new EdgeError(
-        "unauthenticated",
-        "Authorization must be 'Bearer <api key>'",
-        {
-          rule: "bearer_scheme",
-          header: "Authorization",
-        },
-        { "www-authenticate": BEARER_CHALLENGE },
-      );
-    return m[1]!;
+    if (m) return [m[1]!];
+    if (!/^Bearer\b/i.test(auth) && !auth.includes(KEY_MARK)) return [];
+    throw new EdgeError(
+      "unauthenticated",
+      "Authorization must be 'Bearer <api key>'",
+      {
+        rule: "bearer_scheme",
+        header: "Authorization",
+      },
+      { "www-authenticate": BEARER_CHALLENGE },
+    );
   });
   const bearer = bearers.length > 0 ? oneKey("Authorization", bearers) : null;
   if (x !== null && bearer !== null && x !== bearer)
