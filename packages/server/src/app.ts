@@ -110,7 +110,7 @@ function allowedMethods(app: OpenAPIHono<AppEnv>, path: string): string[] {
   const matched = matchers.filter((m) => m.re.test(path));
   const literal = matched.filter((m) => m.literal);
   for (const m of literal.length > 0 ? literal : matched) methods.add(m.method);
-  if (methods.has("GET")) methods.add("HEAD"); // a GET's HEAD, MCP's too (MCP_ALLOW)
+  if (methods.has("GET")) methods.add("HEAD"); // a GET's HEAD
   // answered 204 on every served path under /api ({@link corsOnReads}): listed wherever it is answered
   // (probe33 B-F9: `Allow` never named it, on the 204 or on a 405)
   if (methods.size > 0 && path.startsWith(API_PREFIX)) methods.add("OPTIONS");

@@ -618,10 +618,8 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (refused) return refused;
   await server.connect(transport);
   try {
-    // a HEAD is the GET (the SDK knows no HEAD); Hono drops the body (probe30 A-F9)
-    const raw = c.req.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
     const res = await transport.handleRequest(
-      raw,
+      c.req.raw,
       parsed === undefined ? undefined : { parsedBody: parsed.value },
     );
     return Array.isArray(parsed?.value) ? batchAnswerOf(res) : res;

@@ -4,19 +4,18 @@
  */
 
 /**
- * The methods mounted on the MCP endpoints (POST for JSON-RPC; GET and DELETE answer as the SDK's
- * stateless mode does). A HEAD (Hono runs the GET handler for it) is answered as the GET, without its
- * body ({@link MCP_ALLOW}).
+ * The methods mounted on the MCP endpoints: POST for JSON-RPC, nothing else. The endpoints are stateless
+ * (no `Mcp-Session-Id`, no message the server sends unasked), so a GET's stream would carry nothing and a
+ * DELETE would end no session: both are 405, as the Streamable HTTP transport lets such a server answer
+ * (probe35 A-N2: they answered 200 with an empty body, the GET's stream held open for the keep-alive).
  */
-export const MCP_METHODS = ["DELETE", "GET", "POST"] as const;
+export const MCP_METHODS = ["POST"] as const;
 
 /**
- * What the MCP endpoints serve, {@link MCP_METHODS} and HEAD (a GET's status and headers, no body: a
- * resource that allows GET allows HEAD, RFC 9110 9.3.2; probe30 A-F9: HEAD was 405 `Allow: DELETE, GET,
- * POST`): the one source of what `OPTIONS` and any other method there are told in `Allow` (probe8 P6:
- * one list for every refusal).
+ * What the MCP endpoints serve, {@link MCP_METHODS}: the one source of what `OPTIONS` and any other method
+ * there are told in `Allow` (probe8 P6: one list for every refusal).
  */
-export const MCP_ALLOW = ["DELETE", "GET", "HEAD", "POST"] as const;
+export const MCP_ALLOW = MCP_METHODS;
 
 /** The MCP endpoints' routes, as `mountMcp` mounts them: every benchmark's, and one benchmark's. */
 export const MCP_ROUTES = ["/mcp", "/mcp/benchmarks/:slug/http"] as const;
