@@ -158,6 +158,10 @@ export class AnchorBatcher {
   private running: Promise<number> = Promise.resolve(0);
   private stopped = false;
   private readonly maxBatch: number;
+  /** Most digests in one of its `anchorMany` transactions ({@link AnchorBatching.maxBatch}). */
+  get batchSize(): number {
+    return this.maxBatch;
+  }
   /** Woken after each flush of this batcher (success or failure). */
   private readonly flushWaiters = new Set<() => void>();
 

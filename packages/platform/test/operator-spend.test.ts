@@ -245,6 +245,26 @@ describe("receipt anchors are batched", () => {
         expect(await platform.chain!.findAnchor(await platform.storedReceiptHash(f.run_id))).not.toBeNull();
     });
   }, 180_000);
+  it("the award sends its pending receipts in batches of the batcher's size, never one transaction of them all (probe35 C-F6: 2,600 ran out of gas)", async () => {
+    await onChain(9, { flushMs: 3_600_000, maxBatch: 1 }, async ({ dc, clock, platform }) => {
+      const { slug, closesAt, f1, f2 } = await lockedWithTwoRuns(dc, clock, platform, "award-chunks", [
+        "wc1",
+        "wc2",
+      ]);
+      expect((await platform.real.pendingAnchors(slug)).length).toBe(2);
+      await dc.increaseTime(3700);
+      clock.set((closesAt + 200) * 1000);
+      await platform.award(slug);
+      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+      const anchors = [];
+      for (const f of [f1, f2])
+        anchors.push(
+          (await platform.chain!.findAnchor(await platform.storedReceiptHash(f.run_id)))!.evidence,
+        );
+      // one transaction per batch of one digest
+      expect(anchors[0]!.tx_hash).not.toBe(anchors[1]!.tx_hash);
+    });
+  }, 180_000);
 });
 
 describe("batched receipt anchors are budgeted (probe28 A-F1)", () => {

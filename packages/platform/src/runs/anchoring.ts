@@ -3,7 +3,7 @@
  * still pending and what was squatted (anchored first by someone else with another kind).
  */
 import { type Hex } from "@bench-bounty/evidence";
-import { anchorDigests } from "../anchor-batch.js";
+import { anchorDigests, DEFAULT_ANCHOR_BATCH } from "../anchor-batch.js";
 import { squatFacts, type AnchorEvidence, type SquatFacts } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { PlatformError } from "../errors.js";
@@ -13,12 +13,17 @@ import { isoMillis } from "../time.js";
 import { listRuns } from "./record.js";
 
 /**
- * Anchors every pending digest of a kind for a benchmark with one `anchorMany` (or `anchor` for one)
- * and records the evidence. For receipts, the receipts of runs finalized while the store had no chain
- * (`receipt_anchor_status: "off_chain"`: no pending row) are queued first, so `anchor` and the award
- * anchor them once a chain is configured (probe12 P2: a bounty attached later could never be awarded).
+ * Anchors every pending digest of a kind for a benchmark, one `anchorMany` (or `anchor` for one) per
+ * batch of the batcher's size ({@link DEFAULT_ANCHOR_BATCH} without a batcher), and records the evidence
+ * of each batch as it is mined. One transaction of every pending digest could exceed the block's gas
+ * limit (probe35 C-F6: 2,600 receipts of one account's free runs, ~25,000 gas each, "ran out of gas" on
+ * every retry, so the award could never be sent). For receipts, the receipts of runs finalized while
+ * the store had no chain (`receipt_anchor_status: "off_chain"`: no pending row) are queued first, so
+ * `anchor` and the award anchor them once a chain is configured (probe12 P2: a bounty attached later
+ * could never be awarded).
  * @returns evidence by digest (the newly anchored ones)
- * @throws PlatformError `no_chain`, `chain_error`
+ * @throws PlatformError `no_chain`, `chain_error` (the batches before it stay recorded), `anchor_squatted`
+ *   (the first squat found, after every batch was sent: the others are recorded)
  */
 export async function anchorPending(
   ctx: PlatformContext,
@@ -28,8 +33,21 @@ export async function anchorPending(
   if (!ctx.chain) throw new PlatformError("no_chain", "no chain configured", {});
   if (kind === "receipt") await queueOffChainReceipts(ctx, slug);
   const digests = (await ctx.store.anchors.pending(slug, kind)).map((r) => r.digest);
-  const evs = await anchorDigests(ctx, digests, kind);
-  return Object.fromEntries(digests.map((d, i) => [d, evs[i]!]));
+  const size = ctx.anchorBatcher?.batchSize ?? DEFAULT_ANCHOR_BATCH;
+  const out: Record<string, AnchorEvidence> = {};
+  let squatted: PlatformError | null = null;
+  for (let i = 0; i < digests.length; i += size) {
+    const batch = digests.slice(i, i + size);
+    try {
+      const evs = await anchorDigests(ctx, batch, kind);
+      batch.forEach((d, j) => (out[d] = evs[j]!));
+    } catch (e) {
+      if (!(e instanceof PlatformError && e.code === "anchor_squatted")) throw e;
+      squatted ??= e; // recorded with the rest of its batch; the next batches still go
+    }
+  }
+  if (squatted !== null) throw squatted;
+  return out;
 }
 
 /** What {@link anchorBenchmark} did: the digests pending before, what it anchored, what is left. */
