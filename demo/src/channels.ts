@@ -73,12 +73,15 @@ export interface RunnerAttempt {
   agentId: string;
   apiKey: string;
   checkpoints: string;
+  /** Paths its agent must not see besides `checkpoints` (`--agent-hide`: the demo's `agentHiddenPaths` of `context.ts`). */
+  hide: readonly string[];
 }
 
 /**
  * The arguments and extra environment of one remote-runner attempt: the agent's key goes in
  * `BENCH_BOUNTY_API_KEY`, never in the arguments, which every local user reads in `ps` (issue 13
- * re-probe O7).
+ * re-probe O7); each of `hide` is an `--agent-hide` (the agent runs on the serving host as the
+ * service's user: probe35 A-F1).
  */
 export function runnerInvocation(o: RunnerAttempt): { args: string[]; env: Record<string, string> } {
   return {
@@ -98,6 +101,7 @@ export function runnerInvocation(o: RunnerAttempt): { args: string[]; env: Recor
       "--timeout-ms",
       "10000",
       "--no-progress",
+      ...o.hide.flatMap((p) => ["--agent-hide", p]),
     ],
     env: { BENCH_BOUNTY_API_KEY: o.apiKey },
   };

@@ -3,6 +3,7 @@
  * A phase that needs something an earlier phase did not produce gets a clear error from {@link need}.
  */
 import type { DevChain } from "@bench-bounty/devchain";
+import { join } from "node:path";
 import type { RunningIndexer } from "@bench-bounty/indexer/testing";
 import type { DemoOptions } from "./options.mjs";
 import type { PhaseContext } from "./phase-runner.js";
@@ -47,4 +48,24 @@ export interface DemoPhase {
 export function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} is missing: an earlier phase did not produce it`);
   return value;
+}
+
+/**
+ * The service's store directory inside the demo's `storeDir` (`bench-bounty serve --store`): its
+ * `platform.sqlite` holds every benchmark's gold and salts, and the accounts' key hashes.
+ */
+export function serviceStoreDir(storeDir: string): string {
+  return join(storeDir, "service");
+}
+
+/**
+ * What every agent run the demo starts hides from its agents (`bench-bounty run --agent-hide`): the
+ * whole `storeDir`, the service's store ({@link serviceStoreDir}: every gold) with it, the runners'
+ * checkpoints and agent logs, the address book and the commitment. The demo's agents run as the
+ * service's own user on the serving host, where a sandboxed agent reads every file its user can
+ * outside the hidden paths (probe35 A-F1: an agent copied the service's `platform.sqlite` and read
+ * every gold).
+ */
+export function agentHiddenPaths(storeDir: string): string[] {
+  return [storeDir];
 }

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runnerInvocation } from "../src/channels.js";
+import { agentHiddenPaths, serviceStoreDir } from "../src/context.js";
 import { sampleBySeed, seattleWeatherCsvPath } from "../src/dataset.js";
 import { AGENT_NAMES, parseOptions } from "../src/options.mjs";
 import { PhaseRunner, formatSeconds } from "../src/phase-runner.js";
@@ -225,10 +226,32 @@ describe("the remote runner's command (re-probe O7: keys in argv are visible in 
       agentId: "always-sun",
       apiKey,
       checkpoints: "/tmp/cp",
+      hide: [],
     });
     expect(args.join(" ")).not.toContain(apiKey);
     expect(args).not.toContain("--api-key");
     expect(args.slice(0, 4)).toEqual(["run", "s", "--server", "http://127.0.0.1:1"]);
     expect(env).toEqual({ BENCH_BOUNTY_API_KEY: apiKey });
+  });
+});
+
+// probe35 A-F1: the demo's agents run on the serving host as the service's user; one copied the service's
+// platform.sqlite and read every gold
+describe("the remote runner's agents do not see the demo's service store (probe35 A-F1)", () => {
+  it("every runner attempt hides the demo's store directory, the service's store inside it", () => {
+    const storeDir = "/tmp/bench-bounty-demo-x";
+    const hide = agentHiddenPaths(storeDir);
+    const service = serviceStoreDir(storeDir);
+    expect(hide.some((h) => service === h || service.startsWith(h + "/"))).toBe(true);
+    const { args } = runnerInvocation({
+      url: "http://127.0.0.1:1",
+      slug: "s",
+      agentId: "precipitation-rule",
+      apiKey: "bbk_x",
+      checkpoints: `${storeDir}/agents`,
+      hide,
+    });
+    const hidden = args.flatMap((a, i) => (a === "--agent-hide" ? [args[i + 1]] : []));
+    expect(hidden).toEqual([storeDir]);
   });
 });

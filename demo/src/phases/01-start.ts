@@ -7,10 +7,9 @@ import { BASE_USDC_ADDRESS } from "@bench-bounty/contracts";
 import { startDevChain } from "@bench-bounty/devchain";
 import { freePort, startIndexer } from "@bench-bounty/indexer/testing";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import type { Address } from "viem";
 import { writeDemoAddressBook } from "../chain-tools.js";
-import type { DemoPhase } from "../context.js";
+import { serviceStoreDir, type DemoPhase } from "../context.js";
 import { startServe } from "../services.js";
 import { PLATFORM_INDEX } from "../terms.js";
 
@@ -59,7 +58,7 @@ export const startPhase: DemoPhase = {
       registry,
       [
         "--store",
-        join(storeDir, "service"),
+        serviceStoreDir(storeDir),
         "--rpc-url",
         c.rpcUrl,
         "--chain-id",

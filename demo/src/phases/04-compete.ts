@@ -15,7 +15,7 @@ import {
   fetchScript,
   registerOverMcp,
 } from "../channels.js";
-import { need, type DemoPhase } from "../context.js";
+import { agentHiddenPaths, need, type DemoPhase } from "../context.js";
 import { AUTHOR_AGENT } from "../options.mjs";
 import { short } from "../table.js";
 import { CHANNEL_OF, FIRST_OWNER_INDEX } from "../terms.js";
@@ -76,6 +76,7 @@ export const competePhase: DemoPhase = {
             agentId,
             apiKey,
             checkpoints,
+            hide: agentHiddenPaths(storeDir),
             note: p.note,
             verbose: options.verbose,
           });

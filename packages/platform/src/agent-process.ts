@@ -338,8 +338,47 @@ function unhideable(path: string, why: string): PlatformError {
   return new PlatformError(
     "invalid_option",
     `the store path ${path} cannot be hidden from a sandboxed agent: ${why}; move the store (its directory and its platform.sqlite) to a directory of its own`,
-    { field: "store", path },
+    { field: "store", path, reason: why },
   );
+}
+
+/**
+ * The extra paths an operator hides from a runner's agents (`run`/`resume --agent-hide PATH`, env
+ * `BENCH_BOUNTY_AGENT_HIDE`: probe35 A-F1, a `run --server` agent on the serving host read the
+ * service's store, every gold, with one `cp`), each made absolute (against the working directory),
+ * and checked as the store's own paths are: hidden through {@link hiddenMounts} at its real path, with
+ * the same refusals. A path that does not exist is refused too (a misspelt path would hide nothing).
+ * @param paths the paths as given, in order
+ * @param option how a refusal names the option (`--agent-hide`, or its environment variable)
+ * @returns the absolute paths, for {@link AgentCommand.hide} (through the backend's `privatePaths`)
+ * @throws PlatformError `invalid_option` (field `agent-hide`, `details.path`) naming the option and the
+ *   path: empty, does not exist, or cannot be hidden (the root directory, a file with another hard link,
+ *   a directory holding one, a tree over {@link MAX_HIDDEN_ENTRIES} entries)
+ */
+export function agentHidePaths(paths: readonly string[], option = "--agent-hide"): string[] {
+  return paths.map((given) => {
+    const refuse = (why: string) =>
+      new PlatformError("invalid_option", `${option} ${terminalText(given)}: ${why}`, {
+        field: "agent-hide",
+        path: given,
+      });
+    if (given === "") throw refuse("an empty path hides nothing: name a file or directory");
+    const path = resolve(given);
+    try {
+      lstatSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      throw refuse(`${terminalText(path)} does not exist: a misspelt path would hide nothing`);
+    }
+    try {
+      hiddenMounts([path]);
+    } catch (e) {
+      if (!(e instanceof PlatformError) || e.code !== "invalid_option") throw e;
+      const at = typeof e.details.path === "string" && e.details.path !== path ? ` (${e.details.path})` : "";
+      throw refuse(`cannot be hidden from a sandboxed agent${at}: ${String(e.details.reason)}`);
+    }
+    return path;
+  });
 }
 
 /**

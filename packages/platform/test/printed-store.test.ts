@@ -36,3 +36,19 @@ describe("printed commands on a PostgreSQL store", () => {
     ).not.toContain("DATABASE_URL");
   });
 });
+
+describe("the printed resume of a run with --agent-hide (probe35 A-F1)", () => {
+  it("names each path given on the command line, so the resumed agents do not see them either", () => {
+    vi.stubEnv("DATABASE_URL", undefined);
+    expect(
+      resumeCommand("run-1", {
+        store: "s",
+        server: "http://127.0.0.1:1",
+        keyOnCommandLine: false,
+        agentHide: ["/srv/bb/service", "/srv/my keys"],
+      }),
+    ).toBe(
+      "npx bench-bounty resume run-1 --store s --server http://127.0.0.1:1 --agent-hide /srv/bb/service --agent-hide '/srv/my keys'",
+    );
+  });
+});

@@ -133,6 +133,74 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     },
   );
 
+  // probe35 A-F1: a `run --server` agent on the serving host read the service's store (every gold) with
+  // one `cp`; the runner hides what --agent-hide (or BENCH_BOUNTY_AGENT_HIDE) names, as it hides --store
+  it.skipIf(!bubblewrapAvailable())(
+    "hides each --agent-hide path (and BENCH_BOUNTY_AGENT_HIDE's) from a sandboxed agent: a service store on the same host",
+    async () => {
+      const service = mkdtempSync(join(tmpdir(), "bb-service-"));
+      writeFileSync(join(service, "platform.sqlite"), "SERVICE-GOLD", { mode: 0o600 });
+      const keys = mkdtempSync(join(tmpdir(), "bb-keys-"));
+      writeFileSync(join(keys, "operator.key"), "OPERATOR-KEY", { mode: 0o600 });
+      const spy = `{ ls -A ${service} ${keys}; cat ${service}/platform.sqlite ${keys}/operator.key; } >&2 2>&1; exec node ${AGENT}`;
+      for (const how of ["cli", "env"] as const) {
+        const me = await register(live.url, `remote-hide-${how}`);
+        const store = mkdtempSync(join(tmpdir(), "bb-remote-"));
+        const hide = how === "cli" ? ["--agent-hide", service, "--agent-hide", keys] : [];
+        const env = {
+          BENCH_BOUNTY_API_KEY: me.key,
+          ...(how === "env" ? { BENCH_BOUNTY_AGENT_HIDE: `${service}:${keys}` } : {}),
+        };
+        const r = await cli(
+          ["run", slug, "--server", live.url, "--store", store, "--no-progress", "--agent", spy]
+            .concat(hide)
+            .concat(["--agent-id", me.agent_id]),
+          env,
+        );
+        expect(r.code, r.stderr).toBe(0);
+        const out = JSON.parse(r.stdout) as { run_id: string; score_public: string };
+        expect(out.score_public).toBe("1.0000"); // the agent ran, and answered
+        const log = readFileSync(join(store, "runs", `${out.run_id}.agent.log`), "utf8");
+        expect(log).toMatch(/No such file/);
+        expect(log, how).not.toMatch(/SERVICE-GOLD|OPERATOR-KEY|platform\.sqlite\n|operator\.key\n/);
+      }
+    },
+  );
+
+  it("refuses an --agent-hide path that does not exist, naming the option (or its variable) and the path", async () => {
+    const missing = join(tmpdir(), "bb-no-such-service-dir");
+    for (const [args, env, named] of [
+      [["--agent-hide", missing], {}, "--agent-hide"],
+      [
+        [],
+        { BENCH_BOUNTY_AGENT_HIDE: `${mkdtempSync(join(tmpdir(), "bb-hide-"))}:${missing}` },
+        "BENCH_BOUNTY_AGENT_HIDE",
+      ],
+    ] as const) {
+      const r = await cli(
+        [
+          "run",
+          slug,
+          "--server",
+          live.url,
+          "--store",
+          mkdtempSync(join(tmpdir(), "bb-remote-")),
+          "--agent",
+          "true",
+          "--agent-id",
+          "x",
+          ...args,
+        ],
+        { BENCH_BOUNTY_API_KEY: "bbk_unused", ...env },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${named}`);
+      expect(r.stderr).toContain(`${missing}: `);
+      expect(r.stderr).toMatch(/does not exist: a misspelt path would hide nothing/);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+    }
+  });
+
   it("refuses --server without --api-key, naming the option", async () => {
     const r = await cli([
       "run",

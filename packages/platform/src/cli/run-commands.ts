@@ -24,7 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { LocalRunBackend, type RunBackend } from "../backend.js";
 import type { RemoteAccountKeys } from "./account-commands.js";
 import { PlatformError } from "../errors.js";
-import { passedAgentEnv } from "../agent-process.js";
+import { agentHidePaths, passedAgentEnv } from "../agent-process.js";
 import {
   checkAgentSandbox,
   resumeRun,
@@ -47,6 +47,36 @@ interface RunOpts {
   withdrawalAddress?: string;
   author?: boolean;
   attempts?: number;
+  /** `--agent-hide` (repeatable) or `BENCH_BOUNTY_AGENT_HIDE` (one `:`-separated value): see {@link agentHideOf}. */
+  agentHide?: string[];
+}
+
+/** The environment form of `--agent-hide`: a `:`-separated list of paths, as `PATH` is. */
+export const AGENT_HIDE_ENV = "BENCH_BOUNTY_AGENT_HIDE";
+
+/**
+ * The `--agent-hide <path>` option of `run` and `resume` (repeatable; env {@link AGENT_HIDE_ENV}, a
+ * `:`-separated list): more paths hidden from the runner's agents besides the `--store` directory (a
+ * service's store on the same host: probe35 A-F1).
+ */
+function agentHideOption(): Option {
+  return repeatableOption(
+    "--agent-hide <path>",
+    `hide this file or directory from the agents too, as the --store directory is (repeatable; e.g. the store of a service on this host: its gold; env ${AGENT_HIDE_ENV}: paths separated by ':')`,
+  ).env(AGENT_HIDE_ENV);
+}
+
+/**
+ * The paths `run`/`resume` hide from their agents besides the store's (`--agent-hide`, or its
+ * environment form split at `:`; an empty variable names none), each absolute and checked by
+ * {@link agentHidePaths}.
+ * @throws PlatformError `invalid_option` (field `agent-hide`) naming the option (or its variable) and the path
+ */
+function agentHideOf(o: StoreOpts & RunOpts, cmd: Command): string[] {
+  const given = o.agentHide ?? [];
+  const fromEnv = cmd.getOptionValueSource("agentHide") === "env";
+  const paths = fromEnv ? (given[0] === "" ? [] : given.flatMap((v) => v.split(":"))) : given;
+  return agentHidePaths(paths, optionName(o, "--agent-hide"));
 }
 
 function runnerOptions(cmd: Command): Command {
@@ -98,6 +128,8 @@ interface ResumeWhere {
   keyOnCommandLine: boolean;
   /** The agent command to name (`--agent`): a run another process started may have no checkpoint here. */
   agent?: string;
+  /** The `--agent-hide` paths given on the command line (from the environment: the shell still has them). */
+  agentHide?: readonly string[];
 }
 
 /**
@@ -111,6 +143,7 @@ export function resumeCommand(runId: string, w: ResumeWhere): string {
   if (w.server) cmd.push("--server", shellWord(w.server));
   if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   if (w.agent !== undefined) cmd.push("--agent", shellWord(w.agent));
+  for (const p of w.agentHide ?? []) cmd.push("--agent-hide", shellWord(p));
   return (
     cmd.join(" ") +
     (w.keyOnCommandLine
@@ -120,11 +153,16 @@ export function resumeCommand(runId: string, w: ResumeWhere): string {
   );
 }
 
-function whereOf(o: StoreOpts & { server?: string }, cmd: Command): ResumeWhere {
+function whereOf(
+  o: StoreOpts & { server?: string },
+  cmd: Command,
+  agentHide: readonly string[],
+): ResumeWhere {
   return {
     store: o.store,
     ...(o.server ? { server: o.server } : {}),
     keyOnCommandLine: o.apiKey !== undefined && cmd.getOptionValueSource("apiKey") === "cli",
+    ...(agentHide.length > 0 && cmd.getOptionValueSource("agentHide") === "cli" ? { agentHide } : {}),
   };
 }
 
@@ -233,10 +271,13 @@ export interface PlatformCommandHooks {
  * directory, local or remote run, SQLite or PostgreSQL. It holds the checkpoints and every run's agent
  * log, and may hold a `platform.sqlite` with every gold (probeD3 F1: `serve` and `run --server` both
  * default to `./.bench-bounty`, and a remote run hid nothing); a symlink inside it is followed
- * (`hiddenMounts`).
+ * (`hiddenMounts`). Then the operator's `--agent-hide` paths (probe35 A-F1: the store of a service on the
+ * same host, which a `run --server` agent could otherwise copy, every gold included).
+ * @param store the `--store` directory
+ * @param agentHide the `--agent-hide` paths, absolute and checked ({@link agentHidePaths})
  */
-export function runnerPrivatePaths(store: string): string[] {
-  return [resolve(store)];
+export function runnerPrivatePaths(store: string, agentHide: readonly string[] = []): string[] {
+  return [resolve(store), ...agentHide];
 }
 
 /**
@@ -317,6 +358,7 @@ export function remoteOf<H>(
 async function runBackendOf(
   o: StoreOpts & { server?: string },
   hooks: PlatformCommandHooks,
+  agentHide: readonly string[],
 ): Promise<{ backend: () => Promise<RunBackend>; close: () => void }> {
   if (o.server) {
     const { hook, apiKey } = remoteOf(
@@ -325,13 +367,13 @@ async function runBackendOf(
       "the run belongs to that key",
     );
     ensureRunsDir(o.store, optionName(o, "--store"));
-    const b = hook(o.server, apiKey, join(o.store, "runs"), runnerPrivatePaths(o.store));
+    const b = hook(o.server, apiKey, join(o.store, "runs"), runnerPrivatePaths(o.store, agentHide));
     return { backend: async () => b, close: () => {} };
   }
   const platform = await openPlatform(o, true, { localRuns: true });
   return {
     backend: async () =>
-      new LocalRunBackend(platform, await principalOf(platform, o), runnerPrivatePaths(o.store)),
+      new LocalRunBackend(platform, await principalOf(platform, o), runnerPrivatePaths(o.store, agentHide)),
     close: () => void platform.close(),
   };
 }
@@ -356,6 +398,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
         "pass this variable of your environment to the agent (repeatable; e.g. a model API key; a resume passes it again)",
       ),
     )
+    .addOption(agentHideOption())
     .option(
       "--withdrawal-address <address>",
       "register/update the agent's withdrawal address first (local store only: with --server set it with PUT /api/v1/accounts/me/withdrawal-address or MCP set_withdrawal_address)",
@@ -385,7 +428,8 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
             command: o.agent!,
             ...(o.agentEnv ? { env: passedAgentEnv(o.agentEnv), env_names: o.agentEnv } : {}),
           };
-          const where = await runBackendOf(o, hooks);
+          const agentHide = agentHideOf(o, cmd);
+          const where = await runBackendOf(o, hooks, agentHide);
           const { signal, dispose } = interruptible();
           try {
             const backend = await where.backend();
@@ -399,7 +443,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
               });
             }
             const results: ReturnType<typeof summarise>[] = [];
-            const w = whereOf(o, cmd);
+            const w = whereOf(o, cmd, agentHide);
             for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
               const r = await runBenchmark(
                 backend,
@@ -441,15 +485,17 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
     ),
   )
     .option("--agent <command>", "agent command (default: the one recorded in the checkpoint)", shellCommand)
+    .addOption(agentHideOption())
     .addOption(serverOption("resume"))
     .action(
       action(async (runId: string, o: StoreOpts & RunOpts & { server?: string }, cmd: Command) => {
-        const where = await runBackendOf(o, hooks);
+        const agentHide = agentHideOf(o, cmd);
+        const where = await runBackendOf(o, hooks, agentHide);
         const { signal, dispose } = interruptible();
         try {
           const agent: AgentSpec | undefined = o.agent ? { kind: "command", command: o.agent } : undefined;
           const backend = await where.backend();
-          const w = whereOf(o, cmd);
+          const w = whereOf(o, cmd, agentHide);
           const r = await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)).catch((e: unknown) => {
             throw withResumeCommand(e, o.agent !== undefined ? { ...w, agent: o.agent } : w);
           });
