@@ -36,6 +36,19 @@ describe("root README.md, as written", function () {
     }
   });
 
+  it("every README's set-up builds with the root's build, never `pnpm -r build` (which skips the contracts' compile: probe35 B-F7)", function () {
+    const readmes = [
+      "README.md",
+      ...fs.readdirSync(path.join(REPO_ROOT, "packages")).map((p) => path.join("packages", p, "README.md")),
+    ];
+    for (const file of readmes.filter((f) => fs.existsSync(path.join(REPO_ROOT, f)))) {
+      const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+      expect(text, file).not.to.match(/pnpm@12\.4\.2 -r (run )?build`/);
+      for (const line of text.split("\n").filter((l) => /npx pnpm@12\.4\.2 install/.test(l)))
+        expect(line, `${file}: ${line}`).to.match(/npx pnpm@12\.4\.2 build/);
+    }
+  });
+
   it("every serve command on a local node passes --local-chain (probe32 A-F2)", function () {
     // a local node has Base's chain id 8453: without the flag the web pages link its transactions to basescan
     const commands = [path.join("README.md"), path.join("packages", "server", "README.md")].flatMap((file) =>

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
 import { classifyPrize } from "../src/domain/prize.js";
@@ -7,7 +9,7 @@ import { applyFilters, filterOptions, NO_FILTERS } from "../src/domain/filters.j
 import { boardView, taskTable } from "../src/domain/leaderboard.js";
 import { outstandingTotal, placeViews } from "../src/domain/award.js";
 import { factViews } from "../src/domain/facts.js";
-import { competeCommands, shQuote, verifyCommand } from "../src/domain/commands.js";
+import { competeCommands, shQuote, VERIFY_SETUP, verifyCommand } from "../src/domain/commands.js";
 import { unanchoredCommitmentText } from "../src/domain/commitment.js";
 import { parseRoute } from "../src/router.js";
 import { parseConfig } from "../src/config.js";
@@ -330,6 +332,12 @@ describe("commands", () => {
     expect(verifyCommand({ rpcUrl: "http://127.0.0.1:8545", indexerUrl: "http://127.0.0.1:42069" })).toBe(
       "npx pnpm@12.4.2 exec bench-bounty verify pack.json --rpc http://127.0.0.1:8545 --indexer http://127.0.0.1:42069 --policy full",
     );
+  });
+
+  it("the verify command's set-up is the root README's install and build, a line of its own there (probe35 B-F3: install alone)", () => {
+    const readme = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
+    expect(readme.split("\n")).toContain(VERIFY_SETUP);
+    expect(VERIFY_SETUP).toMatch(/install .*&& npx pnpm@12\.4\.2 build$/);
   });
 });
 

@@ -96,8 +96,15 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
 }
 
 /**
+ * The set-up a clone of bench-bounty needs before {@link verifyCommand} works: the root README's
+ * install and build (probe35 B-F3: the page said "after npx pnpm@12.4.2 install", and the install alone
+ * builds no CLI, so the command failed with a stack trace).
+ */
+export const VERIFY_SETUP = "npx pnpm@12.4.2 install --frozen-lockfile && npx pnpm@12.4.2 build";
+
+/**
  * The command that verifies a downloaded pack locally, as the root README prints it (run in a
- * clone of bench-bounty after `npx pnpm@12.4.2 install`), with the chain and indexer when known.
+ * clone of bench-bounty after {@link VERIFY_SETUP}), with the chain and indexer when known.
  */
 export function verifyCommand(opts: {
   packFile?: string;

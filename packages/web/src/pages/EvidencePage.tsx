@@ -7,7 +7,7 @@ import { useApp } from "../context.js";
 import { Copyable, Download, Loaded, errorText, useLoad } from "../components/ui.js";
 import { BenchmarkNav } from "../components/nav.js";
 import { FACT_STATES, STATE_MEANING, factViews, type FactView } from "../domain/facts.js";
-import { verifyCommand } from "../domain/commands.js";
+import { VERIFY_SETUP, verifyCommand } from "../domain/commands.js";
 import type { Api } from "../api/client.js";
 import type { VerificationRecord } from "../api/types.js";
 
@@ -142,7 +142,7 @@ export function EvidencePage(props: { slug: string }) {
               yourself, trusting nothing of this site:
             </p>
             <Copyable
-              title="In a clone of bench-bounty, after npx pnpm@12.4.2 install"
+              title={`In a clone of bench-bounty, after ${VERIFY_SETUP}`}
               command={verifyCommand({ rpcUrl: config.rpcUrl, indexerUrl: config.indexerUrl })}
             />
             <h2>Verification by this service</h2>
