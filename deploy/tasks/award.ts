@@ -276,6 +276,35 @@ function refuseRowsOfAnotherTestSet(
 }
 
 /**
+ * SPEC 7.2 by the money's destination: no winner is paid at the bounty's author (`getBounty(id).author`,
+ * the address that locked it), "author agents rank but take no money". The verifier's `selection` fact
+ * fails any pack whose `winners[].withdrawal_address` is `benchmark.author` (packages/verifier
+ * offline/selection.ts), and the platform refuses such an address at run start, address change and award
+ * (`paysBountyAuthor`, packages/platform agents.ts; probe34 C-F1); addresses compare without regard to
+ * case. Probe35 C-F1: the task sent such an award, burned the root, and no pack of it could ever verify.
+ * Called before anything is sent, a pack's own `winners[]` addresses and the flags' alike.
+ * @param author the bounty's author on-chain
+ * @param selected the recomputed winners, in place order
+ * @param addresses their withdrawal addresses, in place order
+ * @param source where the addresses came from (named in the refusal)
+ * @throws TaskError naming the place, the agent, the address and what to do; nothing is sent
+ */
+function refuseWinnerPaidAtAuthor(
+  id: bigint,
+  author: string,
+  selected: readonly { agent_id: string }[],
+  addresses: readonly string[],
+  source: string,
+): void {
+  addresses.forEach((address, i) => {
+    if (address.toLowerCase() !== author.toLowerCase()) return;
+    throw new TaskError(
+      `The withdrawal address of place ${i + 1} (agent "${selected[i]!.agent_id}", ${source}) is ${address}, the author of bounty ${id} (getBounty(${id}).author ${author}): the bounty's author takes no prize (SPEC 7.2, author agents rank but take no money), so no evidence pack of this award could verify its selection fact. Give that agent another withdrawal address, or mark its row is_author_agent if it is the author's own agent. Refusing to award; nothing was sent.`,
+    );
+  });
+}
+
+/**
  * Step 1 of an award: reads the rank derivation of `file` (bare, or under
  * `rank_derivation`) and recomputes ordering, selection, amounts and the ranking
  * digest with @bench-bounty/evidence (SPEC 7-8), refusing any disagreement with
@@ -448,6 +477,7 @@ withFromParam(
         refuseTokenRecipient(address, `the withdrawal address of place ${i + 1} (${source})`, [
           { bountyId: id, token: b.token },
         ]);
+      refuseWinnerPaidAtAuthor(id, b.author, selection.winners, winners, source);
       const mismatches: string[] = [];
       if (b.pool !== BigInt(rd.pool_base_units as string)) {
         mismatches.push(`pool ${b.pool} on-chain vs pool_base_units ${String(rd.pool_base_units)}`);

@@ -706,6 +706,30 @@ describe("bounty tasks on a local Base-profile node", function () {
       await refuses(awardSmallArgs(a, { from: stranger }), /is not the awarder of bounty \d+/);
     });
 
+    // probe35 C-F1: an award paying the bounty's author as a winner was sent; its pack fails `selection`
+    it("refuses a winner paid at the bounty's author, from the flags or a pack, --dry-run too (probe35 C-F1)", async function () {
+      const refusal = (place: number, agent: string, from: string) =>
+        new RegExp(
+          `^Error: The withdrawal address of place ${place} \\(agent "${agent}", ${from}\\) is ${author}, the author of bounty ${a} \\(getBounty\\(${a}\\)\\.author ${author}\\): the bounty's author takes no prize \\(SPEC 7\\.2, author agents rank but take no money\\), so no evidence pack of this award could verify its selection fact\\. .*Refusing to award; nothing was sent\\.$`,
+          "mi",
+        );
+      for (const extra of [["--dry-run"], []])
+        await refuses(
+          [
+            ...awardSmallArgs(a, {
+              withdrawalsFile: undefined,
+              withdrawals: `vec-a=${w1},vec-c=${author.toLowerCase()},vec-d=${w3}`,
+            }),
+            ...extra,
+          ],
+          refusal(2, "vec-c", "--withdrawals"),
+        );
+      await refuses(
+        awardSmallArgs(a, { rankDerivation: await packOf(a, [author, w2, w3]), withdrawalsFile: undefined }),
+        refusal(1, "vec-a", "\\S+ \\(winners\\)"),
+      );
+    });
+
     // probe27 C-F1: the pack of another bounty with the same terms awarded --id to that pack's winners
     it("refuses a pack of another bounty, chain or contract, naming the field and both values (probe27 C-F1)", async function () {
       const rootOfB = (await bounty(b)).testSetRoot;
