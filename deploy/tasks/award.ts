@@ -3,7 +3,8 @@
  * (SPEC 7-8). The selection and the amounts are recomputed with
  * @bench-bounty/evidence and compared with the file, with the bounty on-chain
  * and with the contract's own `payoutAmounts`; the award is refused when any of
- * them disagree or a winner has no withdrawal address. It sends
+ * them disagree, a winner has no withdrawal address or is paid at the bounty's author (SPEC 7.2), or a
+ * row's receipt hash is not anchored (SPEC 9 `receipt_anchors`). It sends
  * `award(bountyId, winners, rankingDigest)` and prints the `Awarded` event.
  */
 import { task, types } from "hardhat/config";
@@ -24,6 +25,7 @@ import {
   type TaskContext,
   withFromParam,
 } from "../lib/context";
+import { unanchoredDigests } from "../lib/anchors";
 import { pasteableTask, txLink } from "../lib/network";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
@@ -305,6 +307,45 @@ function refuseWinnerPaidAtAuthor(
 }
 
 /**
+ * Every row's `receipt_hash` must be anchored in the network's AnchorRegistry before the award is sent:
+ * SPEC 9 `receipt_anchors` wants each anchored at or before the award block, so a hash with no record now
+ * can never meet it once the award is mined, and the award burns the root while no pack can verify
+ * (probe35 C-F3; the platform's award refuses the same, its receipt anchors flushed first). Existence at
+ * the latest block counts, whatever the kind (a digest anchored first with another kind is a matter of
+ * its own). Read with bounded concurrency (`unanchoredDigests`, deploy/lib/anchors.ts). Called before
+ * anything is sent, `--dry-run` too; the row hashes are well-formed already (`rankDerivationProblems`).
+ * @param rows the rank derivation's rows, in rank order
+ * @param rdRoot the JSON path of the rank derivation in the file (`$` or `$.rank_derivation`)
+ * @throws TaskError naming the first unanchored row (JSON path, hash, agent), how many more there are,
+ *   and the pasteable `npx hardhat anchor … --kind receipt` command that anchors it; nothing is sent
+ */
+async function refuseUnanchoredReceipts(
+  ctx: TaskContext,
+  file: string,
+  rows: readonly unknown[],
+  rdRoot: string,
+): Promise<void> {
+  const hashes = rows.map((r) => String((r as Row).receipt_hash));
+  const missing = await unanchoredDigests(ctx.registry, hashes);
+  const first = missing[0];
+  if (first === undefined) return;
+  const hash = hashes[first]!;
+  const path = `${evidence().appendPath(`${rdRoot}.rows`, first)}.receipt_hash`;
+  const more =
+    missing.length > 1
+      ? ` (${missing.length} of the ${rows.length} rows' receipt hashes are not anchored: anchor each the same way)`
+      : "";
+  const anchor = pasteableTask(ctx.profile, "anchor", [
+    ...["--from", ctx.signer.address, "--digest", hash, "--kind", "receipt"],
+  ]);
+  throw new TaskError(
+    `--rank-derivation ${file} ${path} ${hash} (agent "${(rows[first] as Row).agent_id}", rank ${first + 1}) is not anchored in AnchorRegistry ${ctx.registryAddress}${more}: ` +
+      "SPEC 9 receipt_anchors needs every row's receipt anchored at or before the award block, so no evidence pack of this award could ever verify. " +
+      `Refusing to award; nothing was sent. Anchor it first, then award again:\n  ${anchor}`,
+  );
+}
+
+/**
  * Step 1 of an award: reads the rank derivation of `file` (bare, or under
  * `rank_derivation`) and recomputes ordering, selection, amounts and the ranking
  * digest with @bench-bounty/evidence (SPEC 7-8), refusing any disagreement with
@@ -541,6 +582,7 @@ withFromParam(
           `The award deadline of bounty ${id} (${isoSeconds(b.awardDeadline)}) has passed: it can no longer be awarded; the author may reclaim.`,
         );
       }
+      await refuseUnanchoredReceipts(ctx, args.rankDerivation, rows, rdRoot);
 
       const { symbol } = await tokenDisplay(ctx, b.token);
       console.log(`Awarding bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);
