@@ -53,3 +53,38 @@ export function wrongKindText(digest: string, record: AnchorRecordRead, wanted: 
 export function squatPrefix(anchorer: string, self: string): string {
   return anchorer.toLowerCase() === self.toLowerCase() ? "" : "squatted: ";
 }
+
+/** How many `anchorOf` reads {@link unanchoredDigests} keeps in flight at most. */
+export const ANCHOR_READS_IN_FLIGHT = 16;
+
+/**
+ * The digests of `digests` that AnchorRegistry holds no record of at the latest block (`anchorOf(d)`'s
+ * anchorer is the zero address), read with at most {@link ANCHOR_READS_IN_FLIGHT} calls in flight (a
+ * pack may name thousands). A digest anchored with any kind counts as anchored: this is existence at a
+ * block, not the kind. A failed read is not swallowed: the first one rejects.
+ * @param registry the network's AnchorRegistry (its `anchorOf`)
+ * @param digests `0x` + 64 hex each
+ * @returns the indexes in `digests` of the ones not anchored, ascending
+ */
+export async function unanchoredDigests(
+  registry: { anchorOf(digest: string): Promise<{ anchorer: string }> },
+  digests: readonly string[],
+): Promise<number[]> {
+  const missing: number[] = [];
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < digests.length) {
+      const i = next++;
+      try {
+        const rec = await registry.anchorOf(digests[i]!);
+        if (/^0x0{40}$/i.test(rec.anchorer)) missing.push(i);
+      } catch (e) {
+        failed = true; // the other workers stop reading; the first failure is the answer
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ANCHOR_READS_IN_FLIGHT, digests.length) }, worker));
+  return missing.sort((a, b) => a - b);
+}

@@ -3,7 +3,8 @@
  * (SPEC 7-8). The selection and the amounts are recomputed with
  * @bench-bounty/evidence and compared with the file, with the bounty on-chain
  * and with the contract's own `payoutAmounts`; the award is refused when any of
- * them disagree or a winner has no withdrawal address. It sends
+ * them disagree, a winner has no withdrawal address or is paid at the bounty's author (SPEC 7.2), or a
+ * row's receipt hash is not anchored (SPEC 9 `receipt_anchors`). It sends
  * `award(bountyId, winners, rankingDigest)` and prints the `Awarded` event.
  */
 import { task, types } from "hardhat/config";
@@ -24,6 +25,7 @@ import {
   type TaskContext,
   withFromParam,
 } from "../lib/context";
+import { unanchoredDigests } from "../lib/anchors";
 import { pasteableTask, txLink } from "../lib/network";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
@@ -276,6 +278,74 @@ function refuseRowsOfAnotherTestSet(
 }
 
 /**
+ * SPEC 7.2 by the money's destination: no winner is paid at the bounty's author (`getBounty(id).author`,
+ * the address that locked it), "author agents rank but take no money". The verifier's `selection` fact
+ * fails any pack whose `winners[].withdrawal_address` is `benchmark.author` (packages/verifier
+ * offline/selection.ts), and the platform refuses such an address at run start, address change and award
+ * (`paysBountyAuthor`, packages/platform agents.ts; probe34 C-F1); addresses compare without regard to
+ * case. Probe35 C-F1: the task sent such an award, burned the root, and no pack of it could ever verify.
+ * Called before anything is sent, a pack's own `winners[]` addresses and the flags' alike.
+ * @param author the bounty's author on-chain
+ * @param selected the recomputed winners, in place order
+ * @param addresses their withdrawal addresses, in place order
+ * @param source where the addresses came from (named in the refusal)
+ * @throws TaskError naming the place, the agent, the address and what to do; nothing is sent
+ */
+function refuseWinnerPaidAtAuthor(
+  id: bigint,
+  author: string,
+  selected: readonly { agent_id: string }[],
+  addresses: readonly string[],
+  source: string,
+): void {
+  addresses.forEach((address, i) => {
+    if (address.toLowerCase() !== author.toLowerCase()) return;
+    throw new TaskError(
+      `The withdrawal address of place ${i + 1} (agent "${selected[i]!.agent_id}", ${source}) is ${address}, the author of bounty ${id} (getBounty(${id}).author ${author}): the bounty's author takes no prize (SPEC 7.2, author agents rank but take no money), so no evidence pack of this award could verify its selection fact. Give that agent another withdrawal address, or mark its row is_author_agent if it is the author's own agent. Refusing to award; nothing was sent.`,
+    );
+  });
+}
+
+/**
+ * Every row's `receipt_hash` must be anchored in the network's AnchorRegistry before the award is sent:
+ * SPEC 9 `receipt_anchors` wants each anchored at or before the award block, so a hash with no record now
+ * can never meet it once the award is mined, and the award burns the root while no pack can verify
+ * (probe35 C-F3; the platform's award refuses the same, its receipt anchors flushed first). Existence at
+ * the latest block counts, whatever the kind (a digest anchored first with another kind is a matter of
+ * its own). Read with bounded concurrency (`unanchoredDigests`, deploy/lib/anchors.ts). Called before
+ * anything is sent, `--dry-run` too; the row hashes are well-formed already (`rankDerivationProblems`).
+ * @param rows the rank derivation's rows, in rank order
+ * @param rdRoot the JSON path of the rank derivation in the file (`$` or `$.rank_derivation`)
+ * @throws TaskError naming the first unanchored row (JSON path, hash, agent), how many more there are,
+ *   and the pasteable `npx hardhat anchor … --kind receipt` command that anchors it; nothing is sent
+ */
+async function refuseUnanchoredReceipts(
+  ctx: TaskContext,
+  file: string,
+  rows: readonly unknown[],
+  rdRoot: string,
+): Promise<void> {
+  const hashes = rows.map((r) => String((r as Row).receipt_hash));
+  const missing = await unanchoredDigests(ctx.registry, hashes);
+  const first = missing[0];
+  if (first === undefined) return;
+  const hash = hashes[first]!;
+  const path = `${evidence().appendPath(`${rdRoot}.rows`, first)}.receipt_hash`;
+  const more =
+    missing.length > 1
+      ? ` (${missing.length} of the ${rows.length} rows' receipt hashes are not anchored: anchor each the same way)`
+      : "";
+  const anchor = pasteableTask(ctx.profile, "anchor", [
+    ...["--from", ctx.signer.address, "--digest", hash, "--kind", "receipt"],
+  ]);
+  throw new TaskError(
+    `--rank-derivation ${file} ${path} ${hash} (agent "${(rows[first] as Row).agent_id}", rank ${first + 1}) is not anchored in AnchorRegistry ${ctx.registryAddress}${more}: ` +
+      "SPEC 9 receipt_anchors needs every row's receipt anchored at or before the award block, so no evidence pack of this award could ever verify. " +
+      `Refusing to award; nothing was sent. Anchor it first, then award again:\n  ${anchor}`,
+  );
+}
+
+/**
  * Step 1 of an award: reads the rank derivation of `file` (bare, or under
  * `rank_derivation`) and recomputes ordering, selection, amounts and the ranking
  * digest with @bench-bounty/evidence (SPEC 7-8), refusing any disagreement with
@@ -448,6 +518,7 @@ withFromParam(
         refuseTokenRecipient(address, `the withdrawal address of place ${i + 1} (${source})`, [
           { bountyId: id, token: b.token },
         ]);
+      refuseWinnerPaidAtAuthor(id, b.author, selection.winners, winners, source);
       const mismatches: string[] = [];
       if (b.pool !== BigInt(rd.pool_base_units as string)) {
         mismatches.push(`pool ${b.pool} on-chain vs pool_base_units ${String(rd.pool_base_units)}`);
@@ -511,6 +582,7 @@ withFromParam(
           `The award deadline of bounty ${id} (${isoSeconds(b.awardDeadline)}) has passed: it can no longer be awarded; the author may reclaim.`,
         );
       }
+      await refuseUnanchoredReceipts(ctx, args.rankDerivation, rows, rdRoot);
 
       const { symbol } = await tokenDisplay(ctx, b.token);
       console.log(`Awarding bounty ${id} on ${ctx.profile.name} (BenchmarkBounty ${ctx.bountyAddress})`);

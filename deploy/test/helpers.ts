@@ -154,6 +154,39 @@ export function localDeploymentFile(dir: string, chain?: DevChain): string {
   return file;
 }
 
+/**
+ * Anchors each digest of `digests` not anchored yet as a receipt (account #0 signs), as the platform
+ * anchors every run's receipt: `bounty:award` refuses rows whose receipt hashes are not anchored
+ * (probe35 C-F3). Takes a rank-derivation or pack file too: its rows' `receipt_hash`es.
+ */
+export async function anchorReceipts(chain: DevChain, digests: readonly string[] | string): Promise<void> {
+  const { anchorRegistryAbi, ANCHOR_KINDS } = await import("@bench-bounty/contracts");
+  let hashes: readonly string[];
+  if (typeof digests === "string") {
+    const doc = JSON.parse(fs.readFileSync(digests, "utf8")) as {
+      rank_derivation?: { rows: { receipt_hash: string }[] };
+      rows?: { receipt_hash: string }[];
+    };
+    hashes = (doc.rank_derivation ?? doc).rows!.map((r) => r.receipt_hash);
+  } else hashes = digests;
+  for (const digest of hashes) {
+    const record = await chain.publicClient.readContract({
+      address: chain.contracts.anchorRegistry,
+      abi: anchorRegistryAbi,
+      functionName: "anchorOf",
+      args: [digest as `0x${string}`],
+    });
+    if (!/^0x0{40}$/.test(record[0])) continue;
+    const hash = await chain.wallet(0).writeContract({
+      address: chain.contracts.anchorRegistry,
+      abi: anchorRegistryAbi,
+      functionName: "anchor",
+      args: [digest as `0x${string}`, ANCHOR_KINDS.receipt],
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+  }
+}
+
 /** Block number of the chain (to prove that a refusal sent nothing). */
 export async function blockNumber(chain: DevChain): Promise<bigint> {
   return chain.publicClient.getBlockNumber();

@@ -18,6 +18,7 @@ import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import { benchmarkBountyAbi, testUsdcAbi, anchorRegistryAbi, ANCHOR_KINDS } from "@bench-bounty/contracts";
 import {
+  anchorReceipts,
   blockNumber,
   chainTime,
   localDeploymentFile,
@@ -299,6 +300,10 @@ describe("bounty tasks on a local Base-profile node", function () {
     await chain.mintUsdc(author as `0x${string}`, 1_000_000_000n); // 1,000 USDC
     smallText = fs.readFileSync(vectorPath("packs/small.json"), "utf8");
     small = JSON.parse(smallText) as Pack;
+    // the vectors' receipts anchored, as the platform anchors each run's: an award refuses rows whose
+    // receipt hashes are not (probe35 C-F3)
+    for (const pack of ["packs/small.json", "packs/zero-winner.json"])
+      await anchorReceipts(chain, vectorPath(pack));
   });
   after(async function () {
     await chain?.stop();
@@ -706,6 +711,30 @@ describe("bounty tasks on a local Base-profile node", function () {
       await refuses(awardSmallArgs(a, { from: stranger }), /is not the awarder of bounty \d+/);
     });
 
+    // probe35 C-F1: an award paying the bounty's author as a winner was sent; its pack fails `selection`
+    it("refuses a winner paid at the bounty's author, from the flags or a pack, --dry-run too (probe35 C-F1)", async function () {
+      const refusal = (place: number, agent: string, from: string) =>
+        new RegExp(
+          `^Error: The withdrawal address of place ${place} \\(agent "${agent}", ${from}\\) is ${author}, the author of bounty ${a} \\(getBounty\\(${a}\\)\\.author ${author}\\): the bounty's author takes no prize \\(SPEC 7\\.2, author agents rank but take no money\\), so no evidence pack of this award could verify its selection fact\\. .*Refusing to award; nothing was sent\\.$`,
+          "mi",
+        );
+      for (const extra of [["--dry-run"], []])
+        await refuses(
+          [
+            ...awardSmallArgs(a, {
+              withdrawalsFile: undefined,
+              withdrawals: `vec-a=${w1},vec-c=${author.toLowerCase()},vec-d=${w3}`,
+            }),
+            ...extra,
+          ],
+          refusal(2, "vec-c", "--withdrawals"),
+        );
+      await refuses(
+        awardSmallArgs(a, { rankDerivation: await packOf(a, [author, w2, w3]), withdrawalsFile: undefined }),
+        refusal(1, "vec-a", "\\S+ \\(winners\\)"),
+      );
+    });
+
     // probe27 C-F1: the pack of another bounty with the same terms awarded --id to that pack's winners
     it("refuses a pack of another bounty, chain or contract, naming the field and both values (probe27 C-F1)", async function () {
       const rootOfB = (await bounty(b)).testSetRoot;
@@ -827,6 +856,46 @@ describe("bounty tasks on a local Base-profile node", function () {
           `\\$\\.winners\\[1\\]\\.receipt\\.commit_root is "${otherRoot}" but bounty ${a}'s test-set root on-chain is ${(await bounty(a)).testSetRoot}: this winner's run was not on bounty ${a}'s test set`,
         ),
       );
+    });
+
+    // probe35 C-F3: an award whose rows' receipt hashes were never anchored was sent; its pack fails
+    // receipt_anchors for good
+    it("refuses rows whose receipt hashes are not anchored, --dry-run too, naming the anchor command; pasted, it anchors (probe35 C-F3)", async function () {
+      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      const rd = parseJson(fs.readFileSync(rdNoReceipts)) as unknown as {
+        rank_derivation: { rows: { agent_id: string; receipt_hash: string }[] };
+      };
+      const rows = rd.rank_derivation.rows;
+      const fresh = [1, 3].map((i) => (rows[i]!.receipt_hash = "0x" + `${i}f35`.repeat(16)));
+      const file = writeFile(dir, "unanchored-rd.json", canonicalJsonString(rd));
+      const refusal = (i: number, more: string) =>
+        new RegExp(
+          `^Error: --rank-derivation \\S+ \\$\\.rank_derivation\\.rows\\[${i}\\]\\.receipt_hash ${rows[i]!.receipt_hash} \\(agent "${rows[i]!.agent_id}", rank ${i + 1}\\) is not anchored in AnchorRegistry ${chain.contracts.anchorRegistry}${more}: SPEC 9 receipt_anchors needs every row's receipt anchored at or before the award block, so no evidence pack of this award could ever verify\\. Refusing to award; nothing was sent\\. Anchor it first, then award again:\\n  (.*npx hardhat anchor --network localhost --from ${awarder} --digest ${rows[i]!.receipt_hash} --kind receipt)$`,
+          "m",
+        );
+      for (const extra of [["--dry-run"], []])
+        await refuses(
+          [...awardSmallArgs(a, { rankDerivation: file }), ...extra],
+          refusal(1, " \\(2 of the 5 rows' receipt hashes are not anchored: anchor each the same way\\)"),
+        );
+      // the printed command, pasted into a shell as is, anchors the hash (then the next one is named)
+      const r = await run(awardSmallArgs(a, { rankDerivation: file }));
+      const command = refusal(1, ".*").exec(r.stderr)![1]!;
+      const pasted = spawnSync("bash", ["-c", command], { cwd: REPO_ROOT, encoding: "utf8" });
+      expect(pasted.status, `${command}\n${pasted.stderr}`).to.equal(0);
+      expect(pasted.stdout).to.include(`Anchored ${fresh[0]} as receipt by ${awarder}`);
+      await refuses(awardSmallArgs(a, { rankDerivation: file }), refusal(3, ""));
+      // anchored with another kind, it exists at a block: counted as anchored here
+      await chain.publicClient.waitForTransactionReceipt({
+        hash: await chain.wallet(0).writeContract({
+          address: chain.contracts.anchorRegistry,
+          abi: anchorRegistryAbi,
+          functionName: "anchor",
+          args: [fresh[1]! as `0x${string}`, ANCHOR_KINDS.pack],
+        }),
+      });
+      const out = expectOk(await run([...awardSmallArgs(a, { rankDerivation: file }), "--dry-run"]));
+      expect(out).to.include("Dry run: the award simulates fine; nothing sent.");
     });
 
     it("--dry-run recomputes, checks and simulates the award and sends nothing", async function () {

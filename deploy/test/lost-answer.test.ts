@@ -13,6 +13,7 @@ import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import { anchorRegistryAbi, benchmarkBountyAbi, BountyStatus, testUsdcAbi } from "@bench-bounty/contracts";
 import {
+  anchorReceipts,
   blockNumber,
   chainTime,
   expectOk,
@@ -74,6 +75,7 @@ describe("a send whose answer is lost (probe34 C-F4)", function () {
     book = localDeploymentFile(dir, chain);
     [awarder, author, w1, w2, w3, relayer] = chain.accounts.slice(1, 7).map((a) => a.address);
     await chain.mintUsdc(author as `0x${string}`, 100_000_000n);
+    await anchorReceipts(chain, vectorPath("packs/small.json")); // an award refuses unanchored receipts
     const commitment = writeFile(dir, "commitment.json", {
       root: "0x" + "c0ffee34".padStart(64, "0"),
       leafCount: 12,

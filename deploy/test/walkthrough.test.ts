@@ -68,12 +68,16 @@ describe("deploy/README.md walkthrough, as written", function () {
   it("has the commands in order, refusals marked", function () {
     const cmds = walkthroughCommands();
     expect(cmds.length).to.be.greaterThan(10);
-    expect(cmds.filter((c) => c.refused).length).to.equal(5);
+    expect(cmds.filter((c) => c.refused).length).to.equal(6);
     // probe34 C-F3: every lock comes after the anchor of its commitment (a lock makes its root public)
     const firstLock = cmds.findIndex((c) => c.line.includes("bounty:lock") && !c.refused);
     const anchor = cmds.findIndex((c) => c.line.includes(" anchor ") && c.line.includes("--kind commitment"));
     expect(anchor).to.be.greaterThan(-1);
     expect(anchor).to.be.lessThan(firstLock);
+    // probe35 C-F3: the award comes after the anchors of its rows' receipts
+    const award = cmds.findIndex((c) => c.line.includes("bounty:award") && !c.refused);
+    const receipts = cmds.filter((c, i) => i < award && / anchor .*--kind receipt$/.test(c.line));
+    expect(receipts).to.have.length(3);
   });
 
   it("every command does what the README says", async function () {
@@ -108,6 +112,16 @@ describe("deploy/README.md walkthrough, as written", function () {
     expect(all).to.include("Anchor check passed.");
     expect(all).to.include("the award window is not open yet");
     expect(all).to.include('Winner "bravo" (place 2) has no withdrawal address');
+    // probe35 C-F3: the award of rows whose receipts are not anchored is refused, naming the anchor
+    // command; the printed command is the walkthrough's next line
+    expect(all).to.match(
+      /^Error: --rank-derivation deploy\/examples\/rank-derivation\.json \$\.rank_derivation\.rows\[0\]\.receipt_hash 0x(11){32} \(agent "alpha", rank 1\) is not anchored in AnchorRegistry 0x[0-9a-fA-F]{40} \(3 of the 3 rows' receipt hashes are not anchored: anchor each the same way\): SPEC 9 receipt_anchors .*Refusing to award; nothing was sent\. Anchor it first, then award again:$/m,
+    );
+    const anchorLine = /then award again:\n {2}(.*)$/m.exec(all)?.[1];
+    expect(anchorLine).to.match(new RegExp(`^LOCAL_RPC_URL=${node.rpcUrl} npx hardhat anchor `));
+    expect(walkthroughCommands().map((c) => c.line)).to.include(
+      anchorLine!.replace(/^LOCAL_RPC_URL=\S+ /, ""),
+    );
     expect(all).to.match(/winner 1 {8}0x90F79bf6EB2c4f870365E785982E1f101E93b906 {2}62\.500000 USDC/);
     expect(all).to.match(/winner 2 {8}0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65 {2}37\.500000 USDC/);
     // The claim command bounty:credits prints is the next line of the walkthrough, as pasted.
