@@ -282,8 +282,8 @@ function refuseRowsOfAnotherTestSet(
  * the address that locked it), "author agents rank but take no money". The verifier's `selection` fact
  * fails any pack whose `winners[].withdrawal_address` is `benchmark.author` (packages/verifier
  * offline/selection.ts), and the platform refuses such an address at run start, address change and award
- * (`paysBountyAuthor`, packages/platform agents.ts; probe34 C-F1); addresses compare without regard to
- * case. Probe35 C-F1: the task sent such an award, burned the root, and no pack of it could ever verify.
+ * (probe34 C-F1): all by `paysAuthor` of `@bench-bounty/evidence`. Probe35 C-F1: the task sent such an
+ * award, burned the root, and no pack of it could ever verify.
  * Called before anything is sent, a pack's own `winners[]` addresses and the flags' alike.
  * @param author the bounty's author on-chain
  * @param selected the recomputed winners, in place order
@@ -299,9 +299,9 @@ function refuseWinnerPaidAtAuthor(
   source: string,
 ): void {
   addresses.forEach((address, i) => {
-    if (address.toLowerCase() !== author.toLowerCase()) return;
+    if (!evidence().paysAuthor(address, author)) return;
     throw new TaskError(
-      `The withdrawal address of place ${i + 1} (agent "${selected[i]!.agent_id}", ${source}) is ${address}, the author of bounty ${id} (getBounty(${id}).author ${author}): the bounty's author takes no prize (SPEC 7.2, author agents rank but take no money), so no evidence pack of this award could verify its selection fact. Give that agent another withdrawal address, or mark its row is_author_agent if it is the author's own agent. Refusing to award; nothing was sent.`,
+      `The withdrawal address of place ${i + 1} (agent "${selected[i]!.agent_id}", ${source}) is ${address}, the author of bounty ${id} (getBounty(${id}).author ${author}): ${evidence().AUTHOR_TAKES_NO_PRIZE}, so no evidence pack of this award could verify its selection fact. Give that agent another withdrawal address, or mark its row is_author_agent if it is the author's own agent. Refusing to award; nothing was sent.`,
     );
   });
 }

@@ -213,3 +213,26 @@ export function selectWinners<T extends RunRow>(input: SelectionInput<T>): Selec
   const amounts = payoutAmounts(pool, splits, winners.length);
   return { winners, amounts, place_amounts_base_units: amounts.map(String), zero_winner_reason: reason };
 }
+
+/**
+ * Why a winner paid at the bounty's author is refused, as every checker says it (SPEC 7.2).
+ */
+export const AUTHOR_TAKES_NO_PRIZE =
+  "the bounty's author takes no prize (SPEC 7.2, author agents rank but take no money)";
+
+/**
+ * SPEC 7.2 "author agents rank but take no money", by the money's destination (probe34 C-F1): a
+ * withdrawal address equal to the bounty's author (`getBounty(id).author`, the address that locked the
+ * prize; the pack's `benchmark.author`) pays the author, whatever account or row flag goes with it. The
+ * one place of this rule: the platform's run start, address change and award ranking, the verifier's
+ * `selection` fact and `hardhat bounty:award` all ask it. Addresses are compared without regard to case.
+ * @param withdrawalAddress a `0x` address, any case; null or undefined (none) pays nobody: false
+ * @param author the bounty's author, any case; null or undefined (no bounty): false
+ */
+export function paysAuthor(
+  withdrawalAddress: string | null | undefined,
+  author: string | null | undefined,
+): boolean {
+  if (!withdrawalAddress || !author) return false;
+  return withdrawalAddress.toLowerCase() === author.toLowerCase();
+}

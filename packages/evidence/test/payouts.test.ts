@@ -5,6 +5,7 @@ import {
   canonicalJsonString,
   payoutAmounts,
   payoutRuleProblem,
+  paysAuthor,
   rankRows,
   selectWinners,
   validateSplits,
@@ -119,5 +120,16 @@ describe("payoutRuleProblem", () => {
     ).toBeNull();
     // a name no rule has is the schema's problem
     expect(payoutRuleProblem({ payout_rule: "nosuch", splits_bps: splits })).toBeNull();
+  });
+});
+
+describe("paysAuthor (SPEC 7.2 by the money's destination)", () => {
+  const author = "0x71bE63f3384f5fb98995898A86B02Fb2426c5788";
+  it("is the author's address in any case, and nothing else", () => {
+    expect(paysAuthor(author, author.toLowerCase())).toBe(true);
+    expect(paysAuthor(author.toUpperCase().replace("0X", "0x"), author)).toBe(true);
+    expect(paysAuthor("0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec", author)).toBe(false);
+    expect(paysAuthor(null, author)).toBe(false);
+    expect(paysAuthor(author, undefined)).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import {
   recipientCodeProblem,
   recipientProblem,
 } from "@bench-bounty/contracts";
+import { paysAuthor } from "@bench-bounty/evidence";
 import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
@@ -537,14 +538,13 @@ export function isAuthorAgent(
 }
 
 /**
- * SPEC 7.2 "author agents rank but take no money", by the money's destination (probe34 C-F1): an agent
- * whose withdrawal address is the benchmark's bounty author (`AttachedBounty.author`, the address that
- * locked the prize, read on-chain at attach) pays the author, whatever account owns it, so it is an
- * author agent of that benchmark (the author knows the gold: a second account's agent paying the
- * author's wallet is the author's own agent). The one place of this rule: the run start refuses such an
- * agent (`invalid_withdrawal_address`, `details.reason: "bounty_author"`), and the award's preparation
- * ranks its rows as author agents (`is_author_agent: true`: they rank, take no money). Addresses are
- * compared without regard to case.
+ * An agent whose withdrawal address is the benchmark's bounty author (`AttachedBounty.author`, the
+ * address that locked the prize, read on-chain at attach) pays the author, whatever account owns it, so
+ * it is an author agent of that benchmark (the author knows the gold: a second account's agent paying
+ * the author's wallet is the author's own agent): `paysAuthor` of `@bench-bounty/evidence` (SPEC 7.2,
+ * probe34 C-F1), for an attached bounty. The run start refuses such an agent
+ * (`invalid_withdrawal_address`, `details.reason: "bounty_author"`), and the award's preparation ranks
+ * its rows as author agents (`is_author_agent: true`: they rank, take no money).
  * @param withdrawalAddress the agent's withdrawal address (`0x` hex, any case), or null (none: false)
  * @param bounty the benchmark's attached bounty, or null (no bounty: false)
  */
@@ -552,6 +552,5 @@ export function paysBountyAuthor(
   withdrawalAddress: string | null | undefined,
   bounty: { author: string } | null | undefined,
 ): boolean {
-  if (!withdrawalAddress || !bounty) return false;
-  return withdrawalAddress.toLowerCase() === bounty.author.toLowerCase();
+  return paysAuthor(withdrawalAddress, bounty?.author);
 }

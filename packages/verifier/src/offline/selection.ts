@@ -5,7 +5,13 @@
  * author agent's, whatever the row's flag: probe34 C-F1).
  * @packageDocumentation
  */
-import { selectWinners, validateSplits, type RankRow } from "@bench-bounty/evidence";
+import {
+  AUTHOR_TAKES_NO_PRIZE,
+  paysAuthor,
+  selectWinners,
+  validateSplits,
+  type RankRow,
+} from "@bench-bounty/evidence";
 import { errorText, rethrowUnexpected } from "../compare.js";
 import { factFrom } from "../facts.js";
 import type { RankRowView } from "../pack.js";
@@ -84,9 +90,9 @@ function placeProblems(walk: OfflineWalk, expected: readonly RankRowView[]): str
   // bounty pays the author, whatever its row's is_author_agent says
   const author = walk.view.benchmark.author.toLowerCase();
   for (const w of winners) {
-    if (w.withdrawal_address.toLowerCase() === author)
+    if (paysAuthor(w.withdrawal_address, author))
       problems.push(
-        `${w.path}.withdrawal_address pays ${JSON.stringify(w.agent_id)} at $.benchmark.author ${author}: the bounty's author takes no prize (SPEC 7.2, author agents rank but take no money)`,
+        `${w.path}.withdrawal_address pays ${JSON.stringify(w.agent_id)} at $.benchmark.author ${author}: ${AUTHOR_TAKES_NO_PRIZE}`,
       );
     const row = walk.rowByRun.get(w.run_id);
     if (row === undefined)
