@@ -66,6 +66,30 @@ describe("root README.md, as written", function () {
     for (const { file, line } of commands) expect(line, `${file}: ${line}`).to.match(/ --local-chain\b/);
   });
 
+  // probe35 B-F1: `npx <name>` outside the clone asks the public npm registry for a package of that name
+  // (bench-bounty is unpublished: anyone may publish it) and runs it with the API key in its environment
+  it("no README, doc or program text tells anyone to run the CLI through `npx` by its bare name (the clone's bin by path instead)", function () {
+    const npxBin = new RegExp(["\\bnpx", "(?:\\s+--?[\\w=-]+)*", "\\s+bench-bounty(?![\\w/@-])"].join(""));
+    const self = path.relative(REPO_ROOT, __filename);
+    const files = execFileSync("git", ["ls-files", "-z"], { cwd: REPO_ROOT, encoding: "utf8" })
+      .split("\0")
+      .filter((f) => /\.(?:md|ts|tsx|mjs|cjs|js|json|sh|html)$|^bin\//.test(f) && f !== self);
+    expect(files, "the repository's files").to.include.members([
+      "README.md",
+      path.join("packages", "server", "README.md"),
+      path.join("packages", "platform", "src", "cli", "common.ts"),
+    ]);
+    const hits = files.flatMap((f) => {
+      const abs = path.join(REPO_ROOT, f);
+      if (!fs.existsSync(abs)) return [];
+      return fs
+        .readFileSync(abs, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (npxBin.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : []));
+    });
+    expect(hits, hits.join("\n")).to.deep.equal([]);
+  });
+
   it("./bin/bench-bounty --help lists the commands the README names", function () {
     const out = execFileSync(path.join(REPO_ROOT, "bin", "bench-bounty"), ["--help"], {
       cwd: REPO_ROOT,

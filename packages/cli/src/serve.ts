@@ -106,7 +106,7 @@ interface ServeOpts extends StoreOpts {
 }
 
 /**
- * True when npm, npx or pnpm started this process (`npm run`, `npx bench-bounty serve`, `pnpm exec`):
+ * True when npm, npx or pnpm started this process (`npm run`, `npx` of the workspace's bin, `pnpm exec`):
  * they set `npm_command` / `npm_lifecycle_event` / `npm_config_user_agent` and, killed with SIGTERM, do
  * not pass it on, which left serve running under PID 1 (found by a probe); serve then watches its parent
  * as with `--exit-with-parent`.

@@ -17,7 +17,16 @@ import { ChainGateway } from "../src/chain.js";
 import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
-import { cleanup, refusal, runCli as runCliOf, tempDir, cliAccount, helperAddress } from "./helpers.js";
+import { invokedAs } from "../src/cli/common.js";
+import {
+  cleanup,
+  refusal,
+  runCli as runCliOf,
+  tempDir,
+  cliAccount,
+  helperAddress,
+  programPattern,
+} from "./helpers.js";
 
 /**
  * The helpers' `runCli` with the open's genesis read answered (store28 R-F1): the chain of
@@ -600,20 +609,20 @@ describe("an agent command that cannot start", () => {
     expect(r.err).not.toContain(key); // the key is never printed
     // the command alone on its line (probe21 B-F9: a note on the same line made the pasted line a
     // shell syntax error); the note on the next line
-    const m = /^ {2}(npx bench-bounty resume (run-[0-9a-f]+) .*)\n(.*)$/m.exec(r.err);
+    const m = new RegExp(`^ {2}${programPattern()} (resume (run-[0-9a-f]+) .*)\\n(.*)$`, "m").exec(r.err);
     expect(m, r.err).not.toBeNull();
     const [, command, runId, next] = m!;
     expect(next).toMatch(/^ {2}\(first set BENCH_BOUNTY_API_KEY to your API key/);
     const log = join(store, "runs", `${runId}.agent.log`);
     expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
-    // pasted as printed into a shell (the shell expands the variable; \`npx\` there prints its words),
-    // then run with a working agent: the same attempt 1
-    const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${command}`], {
+    // pasted as printed into a shell (the shell expands the variable; a stand-in for the program there
+    // prints its words), then run with a working agent: the same attempt 1
+    const pasted = spawnSync("bash", ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${command}`], {
       env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
       encoding: "utf8",
     });
     expect(pasted.status, pasted.stderr).toBe(0);
-    const argv = pasted.stdout.split("\0").slice(1, -1);
+    const argv = pasted.stdout.split("\0").slice(0, -1);
     expect(argv).toEqual(["resume", runId, "--store", store, "--api-key", key]);
     process.env.BENCH_BOUNTY_API_KEY = key;
     try {
@@ -1016,10 +1025,12 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
       `warning: the commitment of ${b.slug} was not anchored (its root is shown once it is)`,
     );
     expect(r.err).toContain(
-      `retry it with:\n    npx bench-bounty anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
+      `retry it with:\n    ${invokedAs()} anchor ${b.slug} --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
     );
     // the printed command, run as printed (minus the binary name), lists the same pending anchor
-    const retry = /retry it with:\n {4}npx bench-bounty (.*)$/m.exec(r.err)![1]!.split(" ");
+    const retry = new RegExp(`retry it with:\\n {4}${programPattern()} (.*)$`, "m")
+      .exec(r.err)![1]!
+      .split(" ");
     const listed = await runCli(...retry, "--list");
     expect(listed.code, listed.err).toBe(0);
     // the operator's own list names the pending root (the store is theirs)
@@ -1050,7 +1061,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     expect(r.err).toMatch(/was not anchored \(its hash is shown once it is\): .*\(the chain RPC\)/);
     // the operator's own output names the RPC by origin (what a server serves does not: probe17 A-F5)
     expect(r.err).toMatch(/^bench-bounty: chain RPC http:\/\/127\.0\.0\.1:1: .*failed: /m);
-    const retry = /retry it with:\n {4}npx bench-bounty (.*)$/m.exec(r.err);
+    const retry = new RegExp(`retry it with:\\n {4}${programPattern()} (.*)$`, "m").exec(r.err);
     expect(retry, r.err).not.toBeNull();
     expect(retry![1]).toBe(
       `anchor rc --store ${store} --rpc-url http://127.0.0.1:1 --chain-id 8453 --bounty-contract 0x${"22".repeat(20)} --anchor-registry 0x${"33".repeat(20)}`,
@@ -1082,7 +1093,10 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
       ...UNREACHABLE_CHAIN,
     );
     expect(r.code, r.err).toBe(0);
-    const retry = /retry it with:\n {4}env -u BENCH_BOUNTY_API_KEY npx bench-bounty (.*)$/m.exec(r.err);
+    const retry = new RegExp(
+      `retry it with:\\n {4}env -u BENCH_BOUNTY_API_KEY ${programPattern()} (.*)$`,
+      "m",
+    ).exec(r.err);
     expect(retry, r.err).not.toBeNull();
     // without the `env -u` the exported key makes it the account's: refused
     const keyed = await runCli(...retry![1]!.split(" "));
@@ -1136,7 +1150,7 @@ describe("a failed commitment anchoring at publish is reported (issue 13 re-prob
     const viaEnv = await publish([]);
     expect(viaEnv.code, viaEnv.err).toBe(0);
     expect(viaEnv.err + viaEnv.out).not.toMatch(leaks);
-    const line = /retry it with:\n {4}npx bench-bounty (.*)$/m.exec(viaEnv.err)![1]!;
+    const line = new RegExp(`retry it with:\\n {4}${programPattern()} (.*)$`, "m").exec(viaEnv.err)![1]!;
     // no --rpc-url word at all (probe34 B-F3: `--rpc-url "$BENCH_BOUNTY_RPC_URL"`, expanded by the shell,
     // put the key in argv): the pasted command reads the variable itself
     expect(line).not.toContain("--rpc-url");

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { seattleWeatherCsvPath } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { seattlePublishArgs } from "../src/testing.js";
-import { cleanup, cliAccount, runCli, tempDir } from "./helpers.js";
+import { cleanup, cliAccount, programPattern, runCli, tempDir } from "./helpers.js";
 
 afterEach(() => {
   cleanup();
@@ -17,18 +17,19 @@ afterEach(() => {
 const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
 
 /**
- * The printed `npx bench-bounty resume ...` line of `stderr`, pasted as printed into a shell (which
- * expands `$BENCH_BOUNTY_API_KEY` to `key`; `npx` there prints its words): the CLI's arguments.
+ * The printed `<program> resume ...` line of `stderr` (`<program>` the clone's bin, `programPattern`),
+ * pasted as printed into a shell (which expands `$BENCH_BOUNTY_API_KEY` to `key`; a stand-in for the
+ * program there prints its words): the CLI's arguments.
  */
 function pastedResume(stderr: string, key: string): string[] {
-  const m = /^ {2}(npx bench-bounty resume .*)$/m.exec(stderr);
+  const m = new RegExp(`^ {2}${programPattern()} (resume .*)$`, "m").exec(stderr);
   expect(m, stderr).not.toBeNull();
-  const pasted = spawnSync("bash", ["-c", `npx() { printf '%s\\0' "$@"; }\n${m![1]}`], {
+  const pasted = spawnSync("bash", ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${m![1]}`], {
     env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
     encoding: "utf8",
   });
   expect(pasted.status, pasted.stderr).toBe(0);
-  return pasted.stdout.split("\0").slice(1, -1);
+  return pasted.stdout.split("\0").slice(0, -1);
 }
 
 describe("CLI", () => {

@@ -16,6 +16,7 @@ export { waitForLockWaiters } from "../src/testing.js";
 import type { StoreTarget } from "../src/store/engine.js";
 import { ChainGateway, type ChainConfig } from "../src/chain.js";
 import { registerPlatformCommands } from "../src/cli.js";
+import { invokedAs } from "../src/cli/common.js";
 import type { DatasetInput } from "../src/dataset.js";
 import { PlatformError } from "../src/errors.js";
 import { Platform, type PlatformOptions } from "../src/platform.js";
@@ -40,6 +41,14 @@ export async function storedDatasetCounts(h: Harness): Promise<{ rows: number; d
         .n,
     );
   return { rows: await count("dataset_rows"), datasets: await count("datasets") };
+}
+
+/**
+ * The program as a printed command (`resume`, the `anchor` retry) names it, `invokedAs` (here the
+ * clone's `bin/bench-bounty` by its absolute path), escaped for a `RegExp`.
+ */
+export function programPattern(): string {
+  return invokedAs().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** A manual clock (unix ms) for tests. */

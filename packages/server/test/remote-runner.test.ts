@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, publishCities, register, useLive } from "./helpers.js";
 
 const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
+const CLONE_BIN = new URL("../../../bin/bench-bounty", import.meta.url).pathname;
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
 const live = useLive();
 let slug: string;
@@ -95,13 +96,15 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the agent failed before any answer was submitted/);
     expect(r.stderr).toMatch(/status 2; its stderr ends:\n {4}Traceback: ModuleNotFoundError: openai/);
-    const m = /\n {2}(npx bench-bounty resume (run-[0-9a-f]+) [^\n]*)\n/.exec(r.stderr);
+    const m = /\n {2}(\S+ resume (run-[0-9a-f]+) [^\n]*)\n/.exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
-    // the key came from the environment: the command needs nothing else
-    expect(m![1]).toBe(`npx bench-bounty resume ${m![2]} --store ${store} --server ${live.url}`);
+    // the key came from the environment: the command needs nothing else; the program is the clone's
+    // bin by its absolute path, which works pasted from any directory (probe35 B-F1: `npx` with the bare name
+    // asked the public registry for a package of that name outside the clone)
+    expect(m![1]).toBe(`${CLONE_BIN} resume ${m![2]} --store ${store} --server ${live.url}`);
     const run = await call(live.url, "GET", `/api/v1/benchmarks/runs/${m![2]}`, { key: me.key });
     expect(run.json.status).toBe("in_progress");
-    const resumed = await cli([...m![1]!.split(" ").slice(2), "--agent", `node ${AGENT}`], env);
+    const resumed = await cli([...m![1]!.split(" ").slice(1), "--agent", `node ${AGENT}`], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: m![2], attempt: 1 });
   });

@@ -216,34 +216,52 @@ export async function outTarget(out: string): Promise<string> {
 }
 
 /**
- * Refuse an `--out` report that would overwrite the pack being verified: the
- * same path once resolved, or (when both exist) the same file (device and
- * inode, so a hard link or a symbolic link is caught too); standard input
- * redirected from a file is that file. A URL is never the `--out` file.
- * @throws VerifierInputError `bad_option` naming `--out` and the pack
+ * Refuse an `--out` report that would overwrite an input of `verify`: the pack being verified or any
+ * `--receipt` file (probe35 B-F2: a competitor's own receipt, which may not be fetchable again once the
+ * service is gone, was replaced by the report). One rule for every input: the same path once resolved,
+ * or (when both exist) the same file (device and inode, so a hard link or a symbolic link is caught
+ * too); an input read from standard input (`-`) is the file stdin is redirected from. A URL is never
+ * the `--out` file.
+ * @param pack the `<pack>` argument (a path, `-` or an http(s) URL)
+ * @param receipts the `--receipt` values, in order (each a path, `-` or an http(s) URL)
+ * @param out the `--out` path, if given
+ * @throws VerifierInputError `bad_option` naming `--out` and the input it would overwrite
  */
-export async function refuseOutOverPack(pack: string, out: string | undefined): Promise<void> {
-  if (out === undefined || isHttpUrl(pack)) return;
-  const refuse = (): never => {
+export async function refuseOutOverInputs(
+  pack: string,
+  receipts: readonly string[],
+  out: string | undefined,
+): Promise<void> {
+  if (out === undefined) return;
+  const inputs = [
+    { value: pack, what: "the pack being verified", overwritten: "the pack" },
+    ...receipts.map((value) => ({ value, what: "a --receipt being read", overwritten: "that receipt" })),
+  ].filter((i) => !isHttpUrl(i.value));
+  if (inputs.length === 0) return;
+  const refuse = (input: (typeof inputs)[number]): never => {
     throw new VerifierInputError(
       "bad_option",
       "--out",
-      `${JSON.stringify(out)} is the pack being verified (${JSON.stringify(pack)}); writing the report there would overwrite the pack`,
+      `${JSON.stringify(out)} is ${input.what} (${JSON.stringify(input.value)}); writing the report there would overwrite ${input.overwritten}`,
     );
   };
-  if (pack !== "-" && resolve(pack) === resolve(out)) refuse();
+  for (const input of inputs) if (input.value !== "-" && resolve(input.value) === resolve(out)) refuse(input);
   // a path that cannot be stat'ed (absent, unreadable) is not the same file as the other: reading or writing it reports why
   const statOrNull = (path: string) =>
     stat(path).catch((e: unknown) => {
       if (typeof (e as { code?: unknown }).code === "string") return null;
       throw e;
     });
-  // standard input redirected from the pack file (`verify - --out pack.json < pack.json`, probe14 D2-F21)
+  // standard input redirected from an input file (`verify - --out pack.json < pack.json`, probe14 D2-F21)
   // is that file: its descriptor's device and inode
   const stdinStat = () =>
     new Promise<Stats | null>((res) => fstat(0, (e, st) => res(e ? null : st.isFile() ? st : null)));
-  const [p, o] = await Promise.all([pack === "-" ? stdinStat() : statOrNull(pack), statOrNull(out)]);
-  if (p !== null && o !== null && p.dev === o.dev && p.ino === o.ino) refuse();
+  const o = await statOrNull(out);
+  if (o === null) return;
+  const stats = await Promise.all(inputs.map((i) => (i.value === "-" ? stdinStat() : statOrNull(i.value))));
+  stats.forEach((p, n) => {
+    if (p !== null && p.dev === o.dev && p.ino === o.ino) refuse(inputs[n]!);
+  });
 }
 
 /** Why a write failed, in words, without the temporary file's name. */
@@ -459,7 +477,7 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
         const rpcUrl = urlOptionOf(cmd, "rpc", "--rpc");
         const indexerUrl = urlOptionOf(cmd, "indexer", "--indexer");
         const out = opts.out as string | undefined;
-        await refuseOutOverPack(pack, out);
+        await refuseOutOverInputs(pack, (opts.receipt as string[] | undefined) ?? [], out);
         const outPath = out === undefined ? undefined : await outTarget(out);
         const source = parseDocumentArgument(pack, "<pack>");
         const receipts = ((opts.receipt as string[] | undefined) ?? []).map((r) =>

@@ -3,13 +3,22 @@
  * digest alone), so a pack that leaves out a finalized run still meets every policy. A competitor holding
  * its receipt checks it with `verify PACK --receipt FILE`: the fact `receipt_inclusion`.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  closeSync,
+  linkSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson, receiptHash, type JsonObject } from "@bench-bounty/evidence";
 import { describe, expect, it } from "vitest";
 import { verifyPack } from "../src/index.js";
-import { at, packTree, rehash, runCliSync, toBytes } from "./helpers.js";
+import { BIN, PKG, at, packTree, rehash, runCliSync, toBytes, type CliRun } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "receipt-inclusion-"));
 
@@ -103,5 +112,58 @@ describe("verify --receipt: a competitor's receipt against the award's rows (pro
     const n = runCliSync(["verify", pack, "--receipt", none]);
     expect(n.code).toBe(2);
     expect(n.stderr).toContain("neither a receipt");
+  });
+
+  // probe35 B-F2: `--out` was checked against the pack only, so `--receipt mine.json --out mine.json`
+  // replaced the competitor's own receipt (its evidence of a run the award may have left out) with the report
+  it("--out that is a --receipt file (its path, a symbolic or hard link, or stdin redirected from it) is refused, exit 2; the receipt is untouched", () => {
+    const tree = packTree("small");
+    const pack = file("small3.json", tree);
+    const receipt = at(tree, "rank_derivation", "rows", 2, "receipt") as JsonObject;
+    const mine = file("my-receipt.json", { receipt, receipt_hash: receiptHash(receipt) });
+    const before = readFileSync(mine);
+    const refused = (out: string, r: CliRun, shown: string) => {
+      expect(r.code, `${out}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(
+        `verify: bad input: --out: ${JSON.stringify(out)} is a --receipt being read (${JSON.stringify(shown)}); writing the report there would overwrite that receipt`,
+      );
+      expect(r.stdout).toBe("");
+      expect(readFileSync(mine)).toEqual(before);
+    };
+    refused(mine, runCliSync(["verify", pack, "--receipt", mine, "--out", mine]), mine);
+    // the second --receipt of two, by another spelling of its path
+    const other = file("row-1.json", at(tree, "rank_derivation", "rows", 1, "receipt") as JsonObject);
+    const spelled = join(dir, ".", "sub", "..", "my-receipt.json");
+    refused(
+      spelled,
+      runCliSync(["verify", pack, "--receipt", other, "--receipt", mine, "--out", spelled]),
+      mine,
+    );
+    const hard = join(dir, "hard-link.json");
+    linkSync(mine, hard);
+    refused(hard, runCliSync(["verify", pack, "--receipt", mine, "--out", hard]), mine);
+    const soft = join(dir, "soft-link.json");
+    symlinkSync(mine, soft);
+    refused(soft, runCliSync(["verify", pack, "--receipt", mine, "--out", soft]), mine);
+    const fd = openSync(mine, "r");
+    try {
+      const piped = spawnSync(
+        process.execPath,
+        ["--import", "tsx", BIN, "verify", pack, "--receipt", "-", "--out", mine],
+        {
+          cwd: PKG,
+          stdio: [fd, "pipe", "pipe"],
+          encoding: "utf8",
+        },
+      );
+      refused(mine, { code: piped.status, stdout: piped.stdout, stderr: piped.stderr }, "-");
+    } finally {
+      closeSync(fd);
+    }
+    // another file is written as before
+    const report = join(dir, "report.json");
+    const ok = runCliSync(["verify", pack, "--receipt", mine, "--out", report]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(report, "utf8")).schema).toBe("bench-bounty.verification.v1");
   });
 });

@@ -5,7 +5,9 @@
 import { addressBook, addressBookEntry, PRIVATE_KEY_FORM, privateKeyProblem } from "@bench-bounty/contracts";
 import { isEvidenceError } from "@bench-bounty/evidence";
 import { optionSourceName } from "@bench-bounty/verifier/cli";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { isAddress, type Address, type Hex } from "viem";
 import type { AnchorBatching } from "../anchor-batch.js";
@@ -207,14 +209,36 @@ export const SERVE_API_KEY_REFUSAL =
 export { shellWord };
 
 /**
- * How a printed command names this program, so that it works when pasted as printed (probe15 B-F12:
- * `bench-bounty ...` is not on PATH in a fresh clone): the path it was invoked by, which
- * `./bin/bench-bounty` passes in `BENCH_BOUNTY_INVOKED_AS` (its `$0`, shell-quoted), else
- * `npx bench-bounty` (the workspace's bin, or one on PATH).
+ * The clone's `bin/bench-bounty`, by its absolute path (this module is `packages/platform/src/cli/` or
+ * `packages/platform/dist/cli/` of the clone).
+ */
+const CLONE_BIN = fileURLToPath(new URL("../../../../bin/bench-bounty", import.meta.url));
+
+/** Whether `path` is a regular file (following links); a path that cannot be examined is not one. */
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch (e) {
+    if (typeof (e as { code?: unknown }).code === "string") return false; // ENOENT, ENOTDIR, EACCES: not there for us
+    throw e;
+  }
+}
+
+/**
+ * How a printed command names this program, so that it works when pasted as printed, from any directory
+ * (probe15 B-F12: `bench-bounty ...` is not on PATH in a fresh clone): the path it was invoked by, which
+ * `./bin/bench-bounty` passes in `BENCH_BOUNTY_INVOKED_AS` (its `$0`), else the clone's
+ * `bin/bench-bounty` by its absolute path, else (not in a clone) `node` and the script this process
+ * runs, both absolute; each shell-quoted. Never `npx` with the bare name (probe35 B-F1: outside the clone npx
+ * asks the public registry for a package of that name, and would run whatever holds it there with the
+ * API key in its environment).
+ * @returns the program's words, ready to be followed by a command and its arguments
  */
 export function invokedAs(): string {
   const invoked = process.env.BENCH_BOUNTY_INVOKED_AS;
-  return invoked ? shellWord(invoked) : "npx bench-bounty";
+  if (invoked) return shellWord(invoked);
+  if (isRegularFile(CLONE_BIN)) return shellWord(CLONE_BIN);
+  return [process.execPath, resolve(process.argv[1] ?? "")].map(shellWord).join(" ");
 }
 
 /**
