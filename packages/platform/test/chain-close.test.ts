@@ -86,6 +86,45 @@ describe("the close by the chain's clock (probe33 A-F2)", () => {
     }
   }, 120_000);
 
+  it("a chain clock that goes back below closes_at after a read saw it past (a reorg, a lagging RPC node) reopens nothing (probe35 A-F2)", async () => {
+    const { dc, platform, clock, slug, closesAt } = await lockedBenchmark(5, "chain-back", 600);
+    try {
+      const first = await platform.startRun(slug, "first");
+      await platform.submit(first.run.id, [
+        { ordinal: first.tasks[0]!.ordinal, answer_text: promptAgent(first.tasks[0]!.prompt) },
+      ]);
+      await platform.finalize(first.run.id);
+      const second = await platform.startRun(slug, "second");
+      // open: the private credits are withheld from everyone but the author, the board is live
+      expect((await rejection(platform.real.taskScores(null, slug))).code).toBe("task_scores_withheld");
+      expect(await platform.leaderboard(slug)).toMatchObject({ board: "public" });
+      await dc.increaseTime(700); // the chain's clock past closes_at
+      clock.advance(6_000); // past the shared chain reads' 5 s: a read sees the new block
+      // a read judges it closed and reveals the private credits
+      expect((await platform.real.taskScores(null, slug)).open).toBe(false);
+      expect(await platform.leaderboard(slug)).toMatchObject({ board: "final" });
+      // the chain's latest block time goes back below closes_at (the crossing reorganised away, or the
+      // next RPC node a block behind): a later answer or start is still refused, nothing stored
+      vi.spyOn(ChainGateway.prototype, "latestTimestamp").mockResolvedValue(BigInt(closesAt - 100));
+      const answer = await rejection(
+        platform.submit(second.run.id, [
+          { ordinal: second.tasks[0]!.ordinal, answer_text: promptAgent(second.tasks[0]!.prompt) },
+        ]),
+      );
+      expect(answer).toMatchObject({ code: "benchmark_closed", details: { closed_by: "chain_clock" } });
+      expect(answer.details.chain_time as number).toBeGreaterThanOrEqual(closesAt);
+      expect((await platform.runAnswers(second.run.id)).size).toBe(0);
+      expect((await rejection(platform.startRun(slug, "late"))).code).toBe("benchmark_closed");
+      expect(await platform.listRuns(slug, "late")).toEqual([]);
+      // reads past the shared read's 5 s, served the lower block time, still say closed
+      clock.advance(6_000);
+      expect((await platform.real.benchmarkDetail(slug)).open).toBe(false);
+      expect(await platform.leaderboard(slug)).toMatchObject({ board: "final" });
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
+
   it("a start whose chain-clock read fails is refused chain_error naming the close, nothing stored", async () => {
     const { platform, slug, closesAt } = await lockedBenchmark(3, "chain-down", 600);
     try {

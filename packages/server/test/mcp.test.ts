@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, citiesAnswer, publishCities, register, useLive } from "./helpers.js";
+import { call, citiesAnswer, postToolCall, publishCities, register, useLive } from "./helpers.js";
 
 const live = useLive();
 let slug: string;
@@ -203,6 +203,31 @@ describe("MCP", () => {
     expect((nobody.structuredContent as any).error.code).toBe("unknown_benchmark");
     await ca.close();
     await cb.close();
+  });
+
+  // probe35 A-N4: a slug no benchmark can have was echoed whole three times (100 KB slug -> 300 KB answer)
+  it("a slug off the slug rule is refused naming $.slug, not echoed: the answer stays small (probe35 A-N4)", async () => {
+    const { key } = await register(live.url, "mcp-long-slug");
+    for (const [name, slugArg] of [
+      ["benchmark_detail", "a".repeat(100_000)],
+      ["benchmark_leaderboard", "Not A Slug"],
+      ["read_tutorial", "b".repeat(5_000)],
+    ] as const) {
+      const r = await postToolCall(live.url, name, { slug: slugArg }, key);
+      expect(r.status).toBe(200);
+      const text = JSON.stringify(r.body);
+      expect(text.length, name).toBeLessThan(2_000);
+      expect(text).not.toContain(slugArg);
+      expect(r.body.result.isError).toBe(true);
+      expect(r.body.result.structuredContent.error).toMatchObject({
+        code: "invalid_request",
+        details: { path: "$.slug" },
+      });
+      expect(r.body.result.structuredContent.error.message).toMatch(/^\$\.slug: a slug matches /);
+    }
+    // a slug of the rule that names nothing is still unknown_benchmark, its echo at most 128 characters
+    const unknown = await postToolCall(live.url, "benchmark_detail", { slug: `z${"a".repeat(127)}` }, key);
+    expect(unknown.body.result.structuredContent.error.code).toBe("unknown_benchmark");
   });
 
   it("a wrong Bearer key is refused 403 before any tool runs", async () => {

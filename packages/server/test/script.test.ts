@@ -36,17 +36,23 @@ async function scriptAgainst(apiBase: string, args: string[], env: Record<string
   );
 }
 
-/** A server answering every request with `answer(method, url)` (status 200/201), logging each request line. */
-async function fakeServer(answer: (method: string, url: string) => string) {
+/**
+ * A server answering every request with `answer(method, url)` (a body: status 200/201; or a status and
+ * a body), logging each request line.
+ */
+async function fakeServer(
+  answer: (method: string, url: string) => string | { status: number; body: string },
+) {
   const seen: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     seen.push(`${req.method} ${req.url}`);
     req.resume();
-    req.on("end", () =>
-      res
-        .writeHead(req.method === "POST" ? 201 : 200, { "content-type": "application/json" })
-        .end(answer(req.method!, req.url!)),
-    );
+    req.on("end", () => {
+      const a = answer(req.method!, req.url!);
+      const { status, body } =
+        typeof a === "string" ? { status: req.method === "POST" ? 201 : 200, body: a } : a;
+      res.writeHead(status, { "content-type": "application/json" }).end(body);
+    });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
@@ -55,6 +61,9 @@ async function fakeServer(answer: (method: string, url: string) => string) {
     close: () => server.close(),
   };
 }
+
+/** A benchmark detail as a service without a chain serves it (canonical JSON): open, no awarder. */
+const OPEN_DETAIL = '{"commitment":{"awarder":null},"open":true,"status":"published"}';
 
 async function viaCurl(args: string[], env: Record<string, string> = {}) {
   const cmd = `curl -sSL ${live.url}/api/v1/scripts/run-benchmark.sh | dash -s -- ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
@@ -178,6 +187,58 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
     expect(unknown.code).toBe(1);
   });
 
+  // probe35 A-F3: start registered an account before it knew the run could start: every refused start
+  // (no withdrawal address, a misspelt slug, a closed benchmark) left an account and printed a key
+  it("start reads the benchmark first: unknown, closed, or a prize service without an address registers nothing (probe35 A-F3)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-start-check-"));
+    const awarder = '{"commitment":{"awarder":"0x00000000000000000000000000000000000a11ce"},"open":true}';
+    const closed = '{"commitment":{"awarder":null},"open":false,"status":"published"}';
+    for (const [detail, code, said] of [
+      [awarder, 2, "set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x"],
+      [closed, 1, "the benchmark is not open"],
+    ] as const) {
+      const server = await fakeServer((_m, url) =>
+        url === `/api/v1/benchmarks/${slug}` ? detail : `{"account_id":"acct_1","api_key":"${UNKNOWN_KEY}"}`,
+      );
+      try {
+        const r = await scriptAgainst(server.url, ["start", slug], {}, dir);
+        expect(r.code, r.stderr).toBe(code);
+        expect(r.stderr).toContain(said);
+        expect(r.stderr).toContain("nothing registered");
+        expect(r.stderr).not.toContain("export BENCH_BOUNTY_API_KEY");
+        expect(server.seen).toEqual([`GET /api/v1/benchmarks/${slug}`]);
+      } finally {
+        server.close();
+      }
+    }
+    // a misspelt slug on the live server: its 404, no account
+    const typo = await viaCurl([live.url, "start", `${slug}-typo`]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain("HTTP 404");
+    expect(typo.stderr).not.toContain("registered");
+    // a start refused after the registration says the account exists and which key to reuse
+    const refusing = await fakeServer((_m, url) =>
+      url === `/api/v1/benchmarks/${slug}`
+        ? OPEN_DETAIL
+        : url === "/api/v1/accounts"
+          ? `{"account_id":"acct_1","api_key":"${UNKNOWN_KEY}"}`
+          : {
+              status: 409,
+              body: '{"error":{"code":"withdrawal_address_required","message":"withdrawal_address: ..."}}',
+            },
+    );
+    try {
+      const r = await scriptAgainst(refusing.url, ["start", slug], {}, dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `the account it registered exists: export BENCH_BOUNTY_API_KEY=${UNKNOWN_KEY} and run start again with it`,
+      );
+      expect(r.stderr).toContain("set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x");
+    } finally {
+      refusing.close();
+    }
+  });
+
   // probe14 D2-F20: a 3xx counted as success (`[123]??`): a redirected start "succeeded" with no key
   it("a redirect is a refusal naming the status, never followed", async () => {
     const server = createServer((_req, res) => {
@@ -219,7 +280,9 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
       const evil = await fakeServer((_m, url) =>
         url === "/api/v1/accounts"
           ? `{"account_id":"acct_1","api_key":"${key}"}` // raw, as a hostile server sends it (not JSON-escaped)
-          : '{"run":{"id":"run-1"},"tasks":[]}',
+          : url === `/api/v1/benchmarks/${slug}`
+            ? OPEN_DETAIL
+            : '{"run":{"id":"run-1"},"tasks":[]}',
       );
       try {
         const r = await scriptAgainst(evil.url, ["start", slug], {}, dir);
@@ -228,7 +291,7 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
         expect(r.stderr).not.toContain("export BENCH_BOUNTY_API_KEY");
         expect(r.stderr).not.toContain("output =");
         expect(r.stdout).toBe("");
-        expect(evil.seen).toEqual(["POST /api/v1/accounts"]);
+        expect(evil.seen).toEqual([`GET /api/v1/benchmarks/${slug}`, "POST /api/v1/accounts"]);
         expect(existsSync(pwned)).toBe(false);
       } finally {
         evil.close();

@@ -3,6 +3,7 @@
  */
 import type { TestSetRow } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
+import type { ChainGateway } from "../chain.js";
 import { chainTimeForRead } from "../bounty-read.js";
 import { PlatformError } from "../errors.js";
 import type { Tables } from "../store.js";
@@ -162,11 +163,31 @@ export function closureOf(
   return null;
 }
 
+/** The highest chain time (unix s) the close has seen on each chain in this process ({@link closeClockSeen}). */
+const closeClockHigh = new WeakMap<ChainGateway, bigint>();
+
+/**
+ * The chain's clock for the close, never going back (probe35 A-F2): `read` (a chain time just read, or
+ * null when none came) is raised to the highest one the close has seen on `chain` in this process, and
+ * recorded. A block time read lower than one seen before (a reorganised head that had crossed
+ * `closes_at`, a load-balanced RPC whose next node lags a block) never reopens a benchmark: once a read
+ * (the shared, up to 5 s old clock) judged it closed, every later start and answer is refused too.
+ * @returns the highest of `read` and the times seen before, or null when neither exists
+ */
+function closeClockSeen(chain: ChainGateway, read: bigint | null): bigint | null {
+  const high = closeClockHigh.get(chain);
+  if (read === null) return high ?? null;
+  if (high !== undefined && high >= read) return high;
+  closeClockHigh.set(chain, read);
+  return read;
+}
+
 /**
  * The chain's clock (unix s) {@link isOpenAt} needs for `b`, read as `how` says ({@link ClockRead}):
  * null when the chain cannot close it (not published, no bounty, already past `closes_at` by the wall
  * clock, no chain in this process, or a chain of another id than the bounty's) or, for a `read`, when the
- * chain did not answer in time.
+ * chain did not answer in time and the close had seen no chain time before. Never lower than a chain
+ * time the close saw before in this process, by a read or a write ({@link closeClockSeen}, probe35 A-F2).
  * @param by unix ms (wall clock): a `read`'s deadline (default {@link OPEN_READ_WAIT_MS} from now)
  * @throws PlatformError `chain_error` (a `write` whose read failed: `details.slug`, `closes_at`)
  */
@@ -179,9 +200,10 @@ export async function closingChainTime(
   const chain = ctx.chain;
   if (b.status !== "published" || b.bounty === null || chain === null) return null;
   if (chain.config.chainId !== b.bounty.chain_id || ctx.clock() >= b.bounty.closes_at * 1000) return null;
-  if (how === "read") return chainTimeForRead(ctx, by ?? Date.now() + OPEN_READ_WAIT_MS);
+  if (how === "read")
+    return closeClockSeen(chain, await chainTimeForRead(ctx, by ?? Date.now() + OPEN_READ_WAIT_MS));
   try {
-    return await chain.latestTimestamp();
+    return closeClockSeen(chain, await chain.latestTimestamp());
   } catch (e) {
     if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
     throw new PlatformError(

@@ -4,17 +4,21 @@
 # audit covers all of them. Check it against /api/v1/scripts/sha256sums.txt.
 #
 #   sh run-benchmark.sh BASE_URL start SLUG
-#       Opens a run and prints its JSON (run.id and the tasks). Without BENCH_BOUNTY_API_KEY
-#       it first registers an account and prints the new key on stderr: export it for submit.
+#       Opens a run and prints its JSON (run.id and the tasks). It first reads the benchmark: one
+#       that does not exist or is closed is refused before anything is written. Without
+#       BENCH_BOUNTY_API_KEY it then registers an account and prints the new key on stderr: export
+#       it for submit and for any retry of start (the account stays even if the start is refused).
 #       On a service that pays prizes a run needs a withdrawal address (the 0x address credited
 #       if you win): set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x... and start sets it for your account
-#       (at registration, or on the account of BENCH_BOUNTY_API_KEY) before opening the run.
+#       (at registration, or on the account of BENCH_BOUNTY_API_KEY) before opening the run;
+#       without a key and without it, start on such a service is exit 2, nothing registered.
 #   sh run-benchmark.sh BASE_URL submit RUN_ID ANSWERS_JSON
 #       ANSWERS_JSON is '[{"ordinal":0,"answer_text":"..."}]'. Submits, finalizes, prints the
 #       score JSON, then the benchmark's leaderboard JSON. Needs a key of the account that started the run.
 #
 # Exit status: 0 done, 1 the server refused (its JSON error is printed on stderr) or answered a
-# value this script will not use, 2 bad usage.
+# value this script will not use, 2 bad usage or a setting start needs is missing (the withdrawal
+# address on a service that pays prizes).
 # What the server answers goes into curl's config or argv only when it has the strict form checked
 # here (a key: bbk_, 12 hex digits, _, 43 of A-Z a-z 0-9 _ -; a slug: a-z 0-9 -): anything else is
 # refused before it is used or printed, so a server cannot set curl options (output = PATH ...).
@@ -29,6 +33,8 @@ usage() {
 NL='
 '
 BODY=''
+# said on stderr after a refusal once start has registered an account (the key to reuse)
+REGISTERED=''
 
 # api METHOD PATH [JSON]: sets BODY; exits 1 on an HTTP status other than 2xx (a 3xx is not followed).
 # The key goes to curl as a config line on its stdin, never in its argv (visible in ps).
@@ -51,6 +57,10 @@ api() {
     *)
       echo "$1 $2: HTTP $code" >&2
       printf '%s\n' "$BODY" >&2
+      case "$BODY" in
+        *'"code":"withdrawal_address_required"'*) echo "set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x... (the address credited if you win) and run start again" >&2 ;;
+      esac
+      [ -z "$REGISTERED" ] || echo "the start was refused, but the account it registered exists: export BENCH_BOUNTY_API_KEY=$REGISTERED and run start again with it (no new account)" >&2
       exit 1
       ;;
   esac
@@ -105,6 +115,22 @@ case "$PHASE" in
       *) echo "bad BENCH_BOUNTY_WITHDRAWAL_ADDRESS: $ADDR (0x and 40 hex digits)" >&2; exit 2 ;;
     esac
     refuse_key
+    # what can be known before anything is written: the benchmark exists (else 404), is open, and
+    # whether this service pays prizes (its awarder, commitment.awarder, is not null: runs need a
+    # withdrawal address); a refused start registers no account (probe35 A-F3)
+    api GET "/api/v1/benchmarks/$SLUG"
+    case "$BODY" in
+      *'"open":true'*) ;;
+      *) echo "GET /api/v1/benchmarks/$SLUG: the benchmark is not open (closed or awarded): no run can start; nothing registered" >&2; exit 1 ;;
+    esac
+    if [ -z "${BENCH_BOUNTY_API_KEY:-}" ] && [ -z "$ADDR" ]; then
+      case "$BODY" in
+        *'"awarder":"0x'*)
+          echo "this service pays prizes: a run needs a withdrawal address; set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x... (the address credited if you win) and run start again; nothing registered" >&2
+          exit 2
+          ;;
+      esac
+    fi
     if [ -z "${BENCH_BOUNTY_API_KEY:-}" ]; then
       if [ -n "$ADDR" ]; then api POST /api/v1/accounts "{\"withdrawal_address\":\"$ADDR\"}"
       else api POST /api/v1/accounts '{}'; fi
@@ -113,7 +139,8 @@ case "$PHASE" in
         echo "POST /api/v1/accounts: the server's api_key is not a bench-bounty key (bbk_, 12 hex digits, _, 43 of A-Z a-z 0-9 _ -); refused, not used (not shown)" >&2
         exit 1
       }
-      echo "registered a new account; for submit run: export BENCH_BOUNTY_API_KEY=$BENCH_BOUNTY_API_KEY" >&2
+      REGISTERED=$BENCH_BOUNTY_API_KEY
+      echo "registered a new account; for submit (and any retry of start) run: export BENCH_BOUNTY_API_KEY=$BENCH_BOUNTY_API_KEY" >&2
     elif [ -n "$ADDR" ]; then
       api PUT /api/v1/accounts/me/withdrawal-address "{\"withdrawal_address\":\"$ADDR\"}"
     fi

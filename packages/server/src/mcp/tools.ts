@@ -18,6 +18,7 @@ import {
   TASK_SCORES_PAGE_SIZE,
   assertWellFormedText,
   PlatformError,
+  SLUG_RE,
   type AwardEvidenceUnavailable,
 } from "@bench-bounty/platform";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -371,15 +372,25 @@ async function callTool(
 /**
  * An identifier argument (`slug`, `run_id`, `agent_id`, `dataset_id`, ...) holding a text no store keeps
  * (U+0000, a lone surrogate: the platform's one text rule) is refused naming its JSON path, as a REST
- * path parameter is (probe17 A-F4: the store's catch-all refused it naming nothing). Free text (answers,
- * titles, datasets) is checked by the platform, which names the path itself.
- * @throws PlatformError `invalid_text`, `details: {field, path, reason}` (`assertWellFormedText`)
+ * path parameter is (probe17 A-F4: the store's catch-all refused it naming nothing). A `slug` that no
+ * benchmark or tutorial can have (not of the slug rule, `SLUG_RE`: `^[a-z0-9][a-z0-9-]{1,127}$`) is
+ * refused naming `$.slug` without echoing it (probe35 A-N4: a 100 KB slug came back three times in the
+ * `unknown_benchmark` answer); any slug an answer echoes is so at most 128 characters. Free text
+ * (answers, titles, datasets) is checked by the platform, which names the path itself.
+ * @throws PlatformError `invalid_text`, `details: {field, path, reason}` (`assertWellFormedText`);
+ *   EdgeError 422 `invalid_request`, `details: {path: "$.slug", pattern}` (a slug off the rule)
  */
 function checkIdArguments(args: unknown): void {
   if (typeof args !== "object" || args === null) return;
   for (const [name, value] of Object.entries(args)) {
     if (typeof value === "string" && (name === "slug" || name.endsWith("_id")))
       assertWellFormedText(value, `$.${name}`, "invalid_text");
+    if (name === "slug" && typeof value === "string" && !SLUG_RE.test(value))
+      throw new EdgeError(
+        "invalid_request",
+        `$.slug: a slug matches ${SLUG_RE.source} (lowercase letters, digits, dashes; at most 128 characters): no benchmark or tutorial has this one (${value.length} characters, not shown)`,
+        { path: "$.slug", pattern: SLUG_RE.source },
+      );
   }
 }
 
