@@ -17,6 +17,7 @@ const STORE_TESTS = [
   "test/award-recovery.test.ts",
   "test/award-target.test.ts",
   "test/anchor-reorg.test.ts",
+  "test/receipt-squat.test.ts",
   "test/dataset.test.ts",
   "test/detail.test.ts",
   "test/identity.test.ts",

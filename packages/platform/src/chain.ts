@@ -205,8 +205,33 @@ export interface AnchorSquat {
   anchor_block: number;
 }
 
-/** What anchoring one digest gave: its evidence, or the squat that keeps it from being anchored. */
-export type AnchorOutcome = AnchorEvidence | { squatted: AnchorSquat };
+/**
+ * A receipt's evidence taken from someone else's first anchoring of its digest with another kind
+ * ({@link foundKindServes}): `adopted_from` names that anchoring (the kind found, who, the block) for the
+ * operator's log.
+ */
+export interface AdoptedAnchor extends AnchorEvidence {
+  adopted_from: AnchorSquat;
+}
+
+/**
+ * What anchoring one digest gave: its evidence (for a receipt possibly {@link AdoptedAnchor}), or the
+ * squat that keeps it from being anchored.
+ */
+export type AnchorOutcome = AnchorEvidence | AdoptedAnchor | { squatted: AnchorSquat };
+
+/**
+ * Whether a digest found anchored first with `foundKind` (bytes32) is anchored as `kind` wants, the one
+ * rule of it (probe35 C-F2). A commitment and a pack need their own kind (SPEC 8: a squatted root can
+ * never carry `commitment_anchor`; a squatted pack hash is minted with `pack_anchor` null). A receipt
+ * takes any kind: SPEC 9's `receipt_anchors` asks only that the hash be anchored at or before the award
+ * block, the registry is permissionless and no verifier checks who anchored a receipt, so someone
+ * else's anchoring proves the receipt existed then exactly as the platform's would, and refusing it
+ * let one front-running transaction cancel a whole prize.
+ */
+export function foundKindServes(kind: PlatformAnchorKind, foundKind: string): boolean {
+  return kind === "receipt" || foundKind.toLowerCase() === ANCHOR_KINDS[kind].toLowerCase();
+}
 
 /** A squat as served (answers, refusals): the kind found (its SPEC 1.2 name, else the bytes32), who, when. */
 export interface SquatFacts {
@@ -603,10 +628,10 @@ export class ChainGateway {
 
   /**
    * Anchors one digest with `AnchorRegistry.anchor(digest, kind)`, or returns the evidence of its
-   * existing anchoring with that kind.
+   * existing anchoring with that kind (for a receipt, with any kind: {@link foundKindServes}).
    * @param wait how long it waits for its transaction ({@link AnchorWait}; default viem's 180 s)
    * @throws PlatformError `anchor_squatted` (details: digest, the kind found, the anchorer, the block)
-   *   when someone else anchored it first with another kind; `chain_error` when the transaction reverts
+   *   when someone else anchored it first with another kind (never for a receipt); `chain_error` when the transaction reverts
    *   or the RPC fails; {@link AnchorNotMined} when its transaction is not mined by `wait.until`
    */
   async anchor(digest: Hex, kind: PlatformAnchorKind, wait?: AnchorWait): Promise<AnchorEvidence> {
@@ -620,7 +645,8 @@ export class ChainGateway {
    * A digest already anchored with this kind is looked up instead of being sent again (a retry after a
    * crash, or a stranger anchoring the same digest: the registry keeps the first anchoring and its
    * kind, SPEC 1.2); one anchored with another kind cannot be anchored again and is returned as
-   * `{ squatted }` (probe14 D3-F8), never adopted. Every wait for a transaction (this account's pending
+   * `{ squatted }` (probe14 D3-F8), never adopted, except a receipt, whose evidence is that first
+   * anchoring ({@link foundKindServes}, {@link AdoptedAnchor}: probe35 C-F2). Every wait for a transaction (this account's pending
    * anchoring of the digests, then its own send) ends by `wait.until` and is told to `wait.onWaiting`;
    * without `wait`, {@link ChainConfig.anchorWaitMs} (default {@link DEFAULT_ANCHOR_WAIT_MS}) after this
    * call's turn began. The wait is inside the gateway's one write turn, so it is what bounds how long one
@@ -786,20 +812,23 @@ export class ChainGateway {
     return null;
   }
 
-  /** The outcome of a digest found anchored: its evidence with `kind`, else the squat. */
+  /**
+   * The outcome of a digest found anchored: its evidence with `kind`; a receipt's evidence adopted from
+   * another kind's anchoring ({@link foundKindServes}, {@link AdoptedAnchor}); else the squat.
+   */
   private outcomeOf(
     found: { evidence: AnchorEvidence; kind: Hex; anchorer: Address },
     kind: PlatformAnchorKind,
   ): AnchorOutcome {
     if (lower(found.kind) === lower(ANCHOR_KINDS[kind])) return found.evidence;
-    return {
-      squatted: {
-        kind: lower(found.kind) as Hex,
-        kind_name: anchorKindName(found.kind),
-        anchorer: lower(found.anchorer) as Address,
-        anchor_block: found.evidence.anchor_block,
-      },
+    const squat: AnchorSquat = {
+      kind: lower(found.kind) as Hex,
+      kind_name: anchorKindName(found.kind),
+      anchorer: lower(found.anchorer) as Address,
+      anchor_block: found.evidence.anchor_block,
     };
+    if (foundKindServes(kind, found.kind)) return { ...found.evidence, adopted_from: squat };
+    return { squatted: squat };
   }
 
   /**

@@ -102,7 +102,8 @@ export const FACT_DESCRIPTIONS: Readonly<Record<FactName, string>> = Object.free
     "answer digests of every winner answer; receipts bound to the test set (commit_root, bank_ordinal, prompt_hash)",
   receipt_hashes:
     "keccak256(canonical_json(receipt)) == receipt_hash for winners and rows carrying a receipt",
-  receipt_anchors: "every receipt hash anchored with kind receipt at or before award_block",
+  receipt_anchors:
+    "every receipt hash anchored at or before award_block (with kind receipt, or first by anyone with another kind, named)",
   regrade: "winner answers regraded from the revealed gold give the row's rank_accuracy",
   composite: "every row's composite recomputed == score_composite; rows agree with their receipts",
   ordering: "rows in the order and ranks of SPEC 7.1, best row per agent, attempts_used",

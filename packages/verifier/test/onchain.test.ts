@@ -562,6 +562,29 @@ describe("a real award on the local Base profile", () => {
     );
   });
 
+  it("counts a receipt anchored first by someone with another kind at or before the award block, naming it (probe35 C-F2)", async () => {
+    const tree = parseJson(packBytes) as JsonObject;
+    const row = at(tree, "rank_derivation", "rows", 3);
+    row.receipt.started_at = "2026-11-30T03:07:00.000Z";
+    row.receipt_hash = receiptHash(row.receipt);
+    // a stranger (account 7) front-ran the platform's receipt anchor with kind pack
+    const squat = await anchor(row.receipt_hash, ANCHOR_KINDS.pack, 7);
+    const stranger = chain.accounts[7]!.address.toLowerCase();
+    at(tree, "benchmark").award_block = squat.anchor_block; // the award came after it
+    rehash(tree);
+    const r = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    expect(r.facts.receipt_anchors.state).toBe("verified");
+    expect(r.facts.receipt_anchors.reasons.join("\n")).toContain(
+      `receipt ${row.receipt_hash} anchored in block ${squat.anchor_block} with kind pack by ${stranger}`,
+    );
+    // anchored after the award block it still fails
+    at(tree, "benchmark").award_block = squat.anchor_block - 1;
+    rehash(tree);
+    const late = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, policy: "onchain" });
+    expect(late.facts.receipt_anchors.state).toBe("failed");
+    expect(late.facts.receipt_anchors.reasons.join("\n")).toMatch(/after the award block/);
+  });
+
   it("--receipt: an anchored receipt the pack leaves out fails receipt_inclusion naming its anchor; an unanchored one is unverified (probe34 C-F2)", async () => {
     const tree = parseJson(packBytes) as JsonObject;
     const rows = at(tree, "rank_derivation", "rows") as JsonObject[];

@@ -4,10 +4,9 @@
  * records an anchor at its first block), and a pack naming it would fail `commitment_anchor` or
  * `receipt_anchors` for good while the prize is paid.
  */
-import { ANCHOR_KINDS } from "@bench-bounty/contracts";
 import type { Hex } from "@bench-bounty/evidence";
 import { anchorDigests, DEFAULT_ANCHOR_BATCH } from "../anchor-batch.js";
-import type { AnchorEvidence } from "../chain.js";
+import { foundKindServes, type AnchorEvidence } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { getBenchmark } from "../publish.js";
 import { anchorOf, listRuns } from "../runs.js";
@@ -24,8 +23,9 @@ import { chainOf } from "./state.js";
  * Each re-anchored digest is named in the operator's log.
  * @returns the digests anchored again or found elsewhere (empty when the chain holds all as recorded)
  * @throws PlatformError `chain_error` (a read or a re-anchor failed: nothing sent of the award),
- *   `anchor_squatted` (someone else anchored a dropped digest first with another kind: the award is
- *   refused, the squat recorded)
+ *   `anchor_squatted` (someone else anchored a dropped commitment first with another kind: the award
+ *   is refused, the squat recorded; a receipt so anchored takes that anchoring as its evidence,
+ *   `foundKindServes`)
  */
 export async function reanchorWhatTheChainLost(ctx: PlatformContext, slug: string): Promise<Hex[]> {
   const chain = chainOf(ctx);
@@ -41,7 +41,7 @@ export async function reanchorWhatTheChainLost(ctx: PlatformContext, slug: strin
   const onChain = await chain.anchorBlocks(digests);
   const lost = (i: number, kind: "commitment" | "receipt"): boolean =>
     onChain[i]!.block === 0 ||
-    onChain[i]!.kind.toLowerCase() !== ANCHOR_KINDS[kind] ||
+    !foundKindServes(kind, onChain[i]!.kind) ||
     onChain[i]!.block !== recorded[i]?.anchor_block;
   const log = chain.config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const redone: Hex[] = [];

@@ -4,7 +4,7 @@
  */
 import { buildRankDerivation } from "@bench-bounty/evidence";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext } from "../context.js";
-import { squattedError, type OnChainBounty } from "../chain.js";
+import type { OnChainBounty } from "../chain.js";
 import { PlatformError } from "../errors.js";
 import { toStored } from "../json.js";
 import { anchorCommitment, getBenchmark } from "../publish.js";
@@ -98,9 +98,9 @@ export async function prepareAward(
     // the agents' rows read locked: an address change lands before this or sees the award (`updateAgent`)
     const runs = await mintRunsToPrepare(ctx, slug, t);
     for (const r of await listRuns(ctx, slug, undefined, t)) {
+      // never squatted: a receipt anchored first with another kind is recorded anchored with that
+      // anchoring (`foundKindServes`, probe35 C-F2), so one front-run cannot cancel the award
       if (r.status === "finalized" && !(await anchorOf(ctx, r.receipt_hash!, t))) {
-        const squat = await t.anchors.squatOf(r.receipt_hash!);
-        if (squat) throw squattedError(r.receipt_hash!, "receipt", squat);
         throw new PlatformError("award_not_allowed", `the receipt of run ${r.run_id} is not anchored yet`, {
           run_id: r.run_id,
         });

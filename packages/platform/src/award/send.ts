@@ -126,8 +126,8 @@ export function awardWaitMs(ctx: PlatformContext): number {
  * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped),
  *   `server_busy` (the deadline passed before sending: nothing sent), `award_not_allowed` (the bounty is
  *   not sendable now: `assertSendable`; or the next block leaves the award window: {@link outOfWindow}),
- *   `bounty_mismatch` (not the attached bounty), `anchor_squatted` (a commitment or receipt anchor a reorg
- *   dropped was anchored first by someone else: `reanchorWhatTheChainLost`, nothing sent)
+ *   `bounty_mismatch` (not the attached bounty), `anchor_squatted` (a commitment anchor a reorg dropped
+ *   was anchored first by someone else: `reanchorWhatTheChainLost`, nothing sent)
  */
 export async function sendOrAdoptAward(
   ctx: PlatformContext,

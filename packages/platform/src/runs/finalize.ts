@@ -63,8 +63,9 @@ export interface FinalizeResult {
   /** Anchor evidence, or null when the batch did not land in time, anchoring failed (retried later) or off-chain. */
   receipt_anchor: AnchorEvidence | null;
   /**
-   * `anchored`, `pending` (batched or failed: `anchor` retries it), `squatted` (anchored first by
-   * someone else with another kind: never anchored as a receipt, the award is refused), or `off_chain`.
+   * `anchored` (by the platform's anchoring, or by someone else's first anchoring of the hash with
+   * another kind: `foundKindServes`, probe35 C-F2), `pending` (batched or failed: `anchor` retries it),
+   * or `off_chain`; never `squatted` (a commitment's state).
    */
   receipt_anchor_status: AnchorState;
   /** Why the immediate anchoring failed (it stays pending and is retried), when it did. */
@@ -204,8 +205,9 @@ export async function finalizeRun(
       const sent = await byDeadlineOrNull(anchorDigests(ctx, [done.hash], "receipt"), opts.revealBy);
       anchor = sent?.[0] ?? null;
     } catch (e) {
-      // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it); a
-      // squat (the hash anchored first by someone else with another kind) is reported the same way.
+      // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it). A
+      // receipt anchored first with another kind is recorded anchored (`foundKindServes`); the
+      // `anchor_squatted` of a batch with a squatted commitment is reported the same way.
       if (!(e instanceof PlatformError && (e.code === "chain_error" || e.code === "anchor_squatted")))
         throw e;
       anchorError = e.message;

@@ -147,7 +147,10 @@ export interface AnchorsTable {
   tx_hash: string | null;
   anchor_block: number | null;
   created_at: string;
-  /** JSON {@link AnchorSquat} of a pending digest someone else anchored first with another kind (migration 0006). */
+  /**
+   * JSON {@link AnchorSquat} of a pending digest someone else anchored first with another kind (migration
+   * 0006); a commitment's only since migration 0016 (a receipt so anchored is anchored: probe35 C-F2).
+   */
   squat_json: string | null;
   /**
    * 1 on a pending receipt past the batched-anchoring budget (`batchAnchorQuota`, migration 0012): no

@@ -2,7 +2,7 @@
  * The store's versioned migrations, in code (Kysely `Migrator`): each is applied once, in name order,
  * in its own transaction, recorded in `kysely_migration`. A new migration is a new file here; one that
  * changes what the store means also moves `meta.schema_version` to the next version (`SCHEMA_VERSION`
- * in the store). An additive one (0002: a column and an index; 0003: an index; 0004, 0005, 0006: a column; 0007: an index; 0008: a table of counters; 0009: an index; 0010: a column; 0011: a column, a unique index and an index; 0012: a column and an index; 0013: counts filled in again; 0014: a column; 0015: a column and an index) keeps it: a build without it is still
+ * in the store). An additive one (0002: a column and an index; 0003: an index; 0004, 0005, 0006: a column; 0007: an index; 0008: a table of counters; 0009: an index; 0010: a column; 0011: a column, a unique index and an index; 0012: a column and an index; 0013: counts filled in again; 0014: a column; 0015: a column and an index; 0016: receipt squats cleared) keeps it: a build without it is still
  * refused (`invalid_store`: the migrator does not open a database that ran a migration it does not know).
  */
 import type { Kysely } from "kysely";
@@ -23,6 +23,7 @@ import * as m0012 from "./0012_anchor_held.js";
 import * as m0013 from "./0013_run_record_bytes.js";
 import * as m0014 from "./0014_dataset_pending.js";
 import * as m0015 from "./0015_account_network.js";
+import * as m0016 from "./0016_receipt_squats_adopted.js";
 
 /** The migrations for `engine`, by name. */
 export function migrationsFor(engine: Engine): MigrationProvider {
@@ -47,6 +48,7 @@ export function migrationsFor(engine: Engine): MigrationProvider {
         "0013_run_record_bytes": wrap(m0013),
         "0014_dataset_pending": wrap(m0014),
         "0015_account_network": wrap(m0015),
+        "0016_receipt_squats_adopted": wrap(m0016),
       };
     },
   };
