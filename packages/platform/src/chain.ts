@@ -699,48 +699,62 @@ export class ChainGateway {
     // C-F1: the send's simulation reverted AlreadyAnchored in the pending block, an undecoded "internal
     // error", and the door said the pack "could not be minted")
     if (todo.length > 0 && (await this.awaitOwnPendingAnchors(todo, wait))) todo = await lookUp(todo);
-    if (todo.length > 0) {
+    // a send that reverted because some of its digests were anchored meanwhile (another process on the
+    // store, or a stranger who front-ran it from the pool: probe35 C-N1, the rest was left "reverted") is
+    // sent again for the rest, at most ANCHOR_SEND_TRIES times
+    for (let tries = 1; todo.length > 0; tries++) {
       try {
-        const hash =
-          todo.length === 1
-            ? await this.write(`anchor ${kind} ${todo[0]}`, {
-                address: this.config.contracts.anchorRegistry,
-                abi: anchorRegistryAbi,
-                functionName: "anchor",
-                args: [todo[0]!, ANCHOR_KINDS[kind]],
-              })
-            : await this.write(`anchorMany ${kind} (${todo.length})`, {
-                address: this.config.contracts.anchorRegistry,
-                abi: anchorRegistryAbi,
-                functionName: "anchorMany",
-                args: [todo, ANCHOR_KINDS[kind]],
-              });
-        const what = todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`;
-        let block: number;
-        try {
-          block = await this.anchorMinedBy(hash, what, false, wait);
-        } catch (e) {
-          // still held by the node at the bound: remembered, adopted by the next call for these digests
-          if (e instanceof AnchorNotMined && e.state === "pending")
-            for (const d of todo) this.letGo.set(d, hash);
-          throw e;
-        }
-        for (const d of todo) {
-          out.set(d, {
-            registry_address: lower(this.config.contracts.anchorRegistry),
-            tx_hash: hash,
-            anchor_block: block,
-          });
-        }
+        await this.sendAnchors(todo, kind, wait, out);
+        todo = [];
       } catch (e) {
-        // all anchored by another process meanwhile (`serve`'s batch beside a CLI command: the send
-        // reverted AlreadyAnchored); else the error (the batch is retried: the digests anchored by
-        // then are looked up, the others sent)
-        const late = await this.anchoredMeanwhile(e, todo, kind);
-        todo.forEach((d, i) => out.set(d, late[i]!));
+        todo = await this.anchoredMeanwhile(e, todo, kind, out);
+        if (todo.length > 0 && tries >= ANCHOR_SEND_TRIES) throw e;
       }
     }
     return digests.map((d) => out.get(lower(d))!);
+  }
+
+  /**
+   * Sends one transaction anchoring `todo` (`anchor` for one digest, `anchorMany` for more) and waits
+   * for it ({@link anchorMinedBy}); records each digest's evidence in `out` once mined.
+   * @throws {@link AnchorNotMined} (a pending one is remembered in {@link letGo}); PlatformError
+   *   `chain_error` (the send failed, or its transaction reverted)
+   */
+  private async sendAnchors(
+    todo: Hex[],
+    kind: PlatformAnchorKind,
+    wait: AnchorWait,
+    out: Map<string, AnchorOutcome>,
+  ): Promise<void> {
+    const hash =
+      todo.length === 1
+        ? await this.write(`anchor ${kind} ${todo[0]}`, {
+            address: this.config.contracts.anchorRegistry,
+            abi: anchorRegistryAbi,
+            functionName: "anchor",
+            args: [todo[0]!, ANCHOR_KINDS[kind]],
+          })
+        : await this.write(`anchorMany ${kind} (${todo.length})`, {
+            address: this.config.contracts.anchorRegistry,
+            abi: anchorRegistryAbi,
+            functionName: "anchorMany",
+            args: [todo, ANCHOR_KINDS[kind]],
+          });
+    const what = todo.length === 1 ? `anchor ${kind}` : `anchorMany ${kind}`;
+    let block: number;
+    try {
+      block = await this.anchorMinedBy(hash, what, false, wait);
+    } catch (e) {
+      // still held by the node at the bound: remembered, adopted by the next call for these digests
+      if (e instanceof AnchorNotMined && e.state === "pending") for (const d of todo) this.letGo.set(d, hash);
+      throw e;
+    }
+    for (const d of todo)
+      out.set(d, {
+        registry_address: lower(this.config.contracts.anchorRegistry),
+        tx_hash: hash,
+        anchor_block: block,
+      });
   }
 
   /**
@@ -832,19 +846,22 @@ export class ChainGateway {
   }
 
   /**
-   * After a failed anchor send: another process on the store (`serve`'s batch beside a CLI command)
-   * may have anchored the digests between the lookup and the send, and the send reverted
-   * (`AlreadyAnchored`). Looks them up again.
-   * @returns the outcome of each, when every one is anchored now
-   * @throws `e` again otherwise (or when it is not a `chain_error`)
+   * After a failed anchor send: another process on the store (`serve`'s batch beside a CLI command), or a
+   * stranger front-running the send from the pool, may have anchored some of the digests between the
+   * lookup and the send, and the send reverted (`AlreadyAnchored`). Looks them up again and records in
+   * `out` the outcome of each one found anchored.
+   * @returns the digests still not anchored (to be sent again)
+   * @throws `e` again when it is not a `chain_error`, when the chain cannot be read, or when none of them
+   *   was anchored meanwhile (the failure is not explained by it)
    */
   private async anchoredMeanwhile(
     e: unknown,
     digests: Hex[],
     kind: PlatformAnchorKind,
-  ): Promise<AnchorOutcome[]> {
+    out: Map<string, AnchorOutcome>,
+  ): Promise<Hex[]> {
     if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
-    const found: AnchorOutcome[] = [];
+    const missing: Hex[] = [];
     for (const d of digests) {
       let existing: Awaited<ReturnType<ChainGateway["findAnchor"]>>;
       try {
@@ -852,10 +869,11 @@ export class ChainGateway {
       } catch {
         throw e; // the chain cannot be read either: the send's own error says why
       }
-      if (existing === null) throw e;
-      found.push(this.outcomeOf(existing, kind));
+      if (existing === null) missing.push(d);
+      else out.set(d, this.outcomeOf(existing, kind));
     }
-    return found;
+    if (missing.length === digests.length) throw e;
+    return missing;
   }
 
   /**
@@ -1647,6 +1665,12 @@ export class ChainGateway {
 
 /** How often (ms) a wait for a transaction given a stop signal looks at it ({@link ChainGateway.waitWithin}). */
 export const STOP_CHECK_MS = 1_000;
+
+/**
+ * How many times one anchoring sends its transaction when a send reverts because some of its digests
+ * were anchored meanwhile by someone else (each time for the digests still not anchored).
+ */
+const ANCHOR_SEND_TRIES = 3;
 
 /** `anchorOf` reads {@link ChainGateway.anchorBlocks} keeps in flight at once. */
 export const ANCHOR_READS_IN_FLIGHT = 16;

@@ -240,4 +240,52 @@ describe("a stranger front-runs a receipt's anchor with another kind (probe35 C-
       await platform.close();
     }
   });
+
+  it("a batch's anchorMany front-run for one of its digests reverts: the gateway takes that one's anchoring and sends the rest again, never a bare 'reverted' (probe35 C-N1)", async () => {
+    const dc = devChain();
+    const { now: chainNow, clock } = await chainClock(dc);
+    const platform = await openAt({
+      ...(await freshStoreLocation()),
+      clock: clock.now,
+      chain: chainConfig(dc, 8),
+      anchorBatching: { flushMs: 3_600_000, revealWaitMs: 0 },
+    });
+    try {
+      const { slug } = await lockedWithAWinner(platform, dc, chainNow, clock, "batch");
+      await runWrong(platform, slug, "bob", clock);
+      const pending = (await platform.real.pendingAnchors(slug)).filter((a) => a.kind === "receipt");
+      expect(pending.length).toBe(2);
+      await rpc(dc, "evm_setAutomine", [false]);
+      let fr: Awaited<ReturnType<typeof frontRunNextAnchor>>;
+      let anchoring: Promise<unknown>;
+      try {
+        const watcher = frontRunNextAnchor(dc);
+        anchoring = platform.real.anchorPendingReceipts(slug);
+        fr = await watcher;
+      } finally {
+        await rpc(dc, "evm_setAutomine", [true]);
+      }
+      // the retry may have reached the pool before automine was back: mine until the anchoring answers
+      let settled = false;
+      const done = anchoring.then(
+        (v) => ((settled = true), v),
+        (e: unknown) => ((settled = true), e),
+      );
+      while (!settled) {
+        await rpc(dc, "evm_mine");
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(await done).not.toBeInstanceOf(Error);
+      expect((await dc.publicClient.getTransactionReceipt({ hash: fr.platformTx })).status).toBe("reverted");
+      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+      const evidence = await Promise.all(pending.map((a) => anchorOf(platform.ctx, a.digest)));
+      const byStranger = evidence.filter((e) => e?.tx_hash === fr.strangerTx);
+      const resent = evidence.filter((e) => e !== null && e.tx_hash !== fr.strangerTx);
+      expect(byStranger.length).toBe(1);
+      expect(resent.length).toBe(1);
+      expect(resent[0]!.tx_hash).not.toBe(fr.platformTx);
+    } finally {
+      await platform.close();
+    }
+  });
 });
