@@ -294,7 +294,7 @@ function walkOf(mode: string, winners = view.winners): IndexerWalk {
     target: `indexer ${base}`,
     get: indexerGetter(url, 5_000, 1 << 20),
     notTheIndexer: (route, why) => notTheIndexer(url, route, why),
-    claims: { credits: null, head: null, deferred: [] },
+    claims: { credits: null, head: null, deferred: [], claimTxs: [] },
   };
 }
 
@@ -506,6 +506,7 @@ describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 
         rankingDigest: benchmark.ranking_digest,
         blockNumber: 5000n,
         txHash: benchmark.award_tx,
+        logIndex: 3,
       },
       anchors: new Map(),
       bounty: null,

@@ -133,6 +133,7 @@ function packChain(): ChainObservation {
       rankingDigest: benchmark.ranking_digest,
       blockNumber: 5000n,
       txHash: benchmark.award_tx,
+      logIndex: 3,
     },
     anchors: new Map([
       [RECEIPT, { anchorer: benchmark.awarder, blockNumber: 4000n, kind: ANCHOR_KINDS.receipt }],

@@ -992,3 +992,55 @@ describe("compute receipts anchored on the local Base profile", () => {
     expect(r3.ok).toBe(false);
   });
 });
+
+// Last in the file: the winner's claim changes the chain every test above reads.
+describe("a winner's claim as the real indexer states it (probe35 B-F8)", () => {
+  it("its claimTx, claimedTotal and awardedLogIndex agree with the chain; a claimTx of another transaction fails", async (ctx) => {
+    if (indexer === null) ctx.skip(`indexer did not start: ${indexerError}`);
+    const winner = pack.winners[0]!.withdrawal_address.toLowerCase();
+    const account = chain.accounts.findIndex((a) => a.address.toLowerCase() === winner);
+    expect(account).toBeGreaterThanOrEqual(0);
+    const claimTx = await chain.wallet(account).writeContract({
+      address: pack.benchmark.bounty_contract as Address,
+      abi: benchmarkBountyAbi,
+      functionName: "claim",
+      args: [BigInt(pack.benchmark.bounty_id), winner as Address],
+    });
+    await mined(claimTx);
+    await indexer!.waitForHead();
+    const served = (await (await fetch(`${indexer!.url}/bounties/${pack.benchmark.bounty_id}`)).json()) as {
+      bounty: { claimedTotal: string; awardedLogIndex: number };
+      winners: { claimTx: string | null }[];
+    };
+    expect(served.winners[0]!.claimTx).toBe(claimTx);
+    expect(served.bounty.claimedTotal).toBe(String(pack.winners[0]!.amount_base_units));
+    const honest = await verifyPack({
+      source: packBytes,
+      rpcUrl: chain.rpcUrl,
+      indexerUrl: indexer!.url,
+      policy: "full",
+    });
+    expect({
+      state: honest.facts.indexer_agreement.state,
+      reasons: honest.facts.indexer_agreement.reasons,
+    }).toMatchObject({ state: "verified" });
+    // the award transaction is mined but holds no Claimed log
+    const proxy = await startJsonProxy(indexer!.url, (path, body) => {
+      if (path.startsWith("/bounties/")) body.winners[0].claimTx = pack.benchmark.award_tx;
+    });
+    try {
+      const r = await verifyPack({
+        source: packBytes,
+        rpcUrl: chain.rpcUrl,
+        indexerUrl: proxy.origin,
+        policy: "full",
+      });
+      expect(r.facts.indexer_agreement.state).toBe("failed");
+      expect(r.facts.indexer_agreement.reasons).toContain(
+        `GET /bounties/${pack.benchmark.bounty_id}: winners[0].claimTx is ${pack.benchmark.award_tx.toLowerCase()}, its receipt holds no Claimed log of bounty ${pack.benchmark.bounty_id} for ${winner}`,
+      );
+    } finally {
+      proxy.close();
+    }
+  });
+});

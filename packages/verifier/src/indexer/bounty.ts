@@ -1,7 +1,8 @@
 /**
  * `GET /bounties/:id`: the indexer's bounty (status, root, leaf count, pool,
- * parties, close time, threshold, splits, award) and its winners agree with the
- * pack and, when the chain was read, with the `Awarded` log. The award's fields and
+ * parties, close time, award deadline, threshold, splits, award, its log index, the
+ * claimed total) and its winners (and their claim transactions) agree with the
+ * pack and, when the chain was read, with `getBounty` and the `Awarded` log. The award's fields and
  * winners are compared by the same functions for the award history's items
  * (`GET /awards`, credits.ts), which state them too (probe15 B-F13).
  * @packageDocumentation
@@ -9,8 +10,18 @@
 import { BountyStatus } from "@bench-bounty/contracts";
 import { fact, type Fact } from "../facts.js";
 import { shownValue } from "../text.js";
-import { arr, obj, packValueRefused, s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
-import { claimAgreement } from "./claims.js";
+import {
+  arr,
+  obj,
+  packValueRefused,
+  s,
+  shownField,
+  uint,
+  type Disagreements,
+  type IndexerWalk,
+  type Json,
+} from "./context.js";
+import { claimAgreement, claimTxAgreement } from "./claims.js";
 import { creditRecordFields, packCredits } from "./credit-records.js";
 
 /** The bounty and its award; a 404 decides the fact (the indexer has no such bounty). */
@@ -38,6 +49,7 @@ export async function bountyAgreement(walk: IndexerWalk, found: Disagreements): 
   const winners = arr(obj(br.body).winners).map(obj);
   awardAgreement(walk, { route, at: "bounty", award: bounty, winners, winnersAt: "winners" }, found);
   if (obj(br.body).credits !== undefined) bountyCredits(walk, route, arr(obj(br.body).credits), found);
+  claimedTotal(walk, route, bounty, obj(br.body).credits, found);
   noReclaim(route, bounty, obj(br.body), found);
 }
 
@@ -123,6 +135,8 @@ function chainBountyFields(
   cmp("closesAt", String(onChain.closesAt));
   cmp("thresholdBps", String(onChain.thresholdBps));
   cmp("splitsBps", JSON.stringify(onChain.splitsBps.map(Number)));
+  // the term that decides when the author may reclaim (probe35 B-F8: "0" was verified)
+  if (bounty.awardDeadline !== undefined) cmp("awardDeadline", String(onChain.awardDeadline));
   if (walk.chain!.awarded === null && s(bounty.status) === "awarded")
     found.push(
       `GET ${route}: the indexer says bounty ${walk.view.benchmark.bounty_id} is Awarded (awardedTx ${s(bounty.awardedTx)}), the chain shows no Awarded log of it in $.benchmark.award_tx`,
@@ -145,6 +159,44 @@ function bountyOnlyFields(
   cmp("closesAt", String(b.closes_at));
   cmp("thresholdBps", String(rd.threshold_bps));
   cmp("splitsBps", JSON.stringify(rd.splits_bps));
+  if (bounty.awardDeadline !== undefined && uint(bounty.awardDeadline) === null)
+    found.push(
+      `GET ${route}: bounty.awardDeadline is ${shownField(bounty.awardDeadline)}, not a time (unix seconds)`,
+    );
+}
+
+/**
+ * The bounty's `claimedTotal` (the sum of the applied `Claimed` amounts, base units), when stated: an amount
+ * no larger than the pool and, when the answer lists the bounty's credits, the sum of their `claimed` (each
+ * compared with creditOf when the chain was read, {@link claimAgreement}) (probe35 B-F8: null was verified).
+ */
+function claimedTotal(
+  walk: IndexerWalk,
+  route: string,
+  bounty: Record<string, Json>,
+  credits: Json | undefined,
+  found: Disagreements,
+): void {
+  if (bounty.claimedTotal === undefined) return;
+  const total = uint(bounty.claimedTotal);
+  const pool = walk.view.benchmark.pool_base_units;
+  if (total === null)
+    return found.push(
+      `GET ${route}: bounty.claimedTotal is ${shownField(bounty.claimedTotal)}, not an amount (base units)`,
+    );
+  if (BigInt(total) > pool)
+    found.push(`GET ${route}: bounty.claimedTotal is ${total}, more than the pool ${pool}`);
+  if (credits === undefined) return;
+  let sum = 0n;
+  for (const [i, item] of arr(credits).map(obj).entries()) {
+    const claimed = uint(item.claimed);
+    if (claimed === null)
+      return found.push(
+        `GET ${route}: credits[${i}].claimed is ${shownField(item.claimed)}, not an amount (base units): bounty.claimedTotal not compared with it`,
+      );
+    sum += BigInt(claimed);
+  }
+  found.cmp(route, "bounty.claimedTotal", total, String(sum), "the sum of its credits[].claimed is");
 }
 
 /** An award as one indexer answer states it (the bounty of `GET /bounties/:id`, or an item of `GET /awards`). */
@@ -190,6 +242,7 @@ export function awardAgreement(walk: IndexerWalk, answer: AwardAnswer, found: Di
       derived.rankingDigest,
       "rank_derivation hashes to",
     );
+  logIndexField(walk, route, `${at}.awardedLogIndex`, award.awardedLogIndex, found);
   winnerFields(walk, answer, found);
   if (walk.chain?.awarded) awardedLogFields(walk, answer, found);
 }
@@ -234,7 +287,29 @@ function winnerFields(walk: IndexerWalk, answer: AwardAnswer, found: Disagreemen
       },
       found,
     );
+    const at = `${winnersAt}[${i}]`;
+    logIndexField(walk, route, `${at}.awardedLogIndex`, iw.awardedLogIndex, found);
+    claimTxAgreement(walk, { route, at, item: iw, account: w.withdrawal_address.toLowerCase() }, found);
   });
+}
+
+/**
+ * The award's log index (`awardedLogIndex` of an award or a winner record), when stated: the index of the
+ * `Awarded` log in award_tx's receipt when the chain was read, else at least a non-negative integer
+ * (probe35 B-F8: 201 was verified).
+ */
+function logIndexField(
+  walk: IndexerWalk,
+  route: string,
+  field: string,
+  got: Json | undefined,
+  found: Disagreements,
+): void {
+  if (got === undefined) return;
+  const awarded = walk.chain?.awarded;
+  if (awarded) found.cmp(route, field, s(got), String(awarded.logIndex), "award_tx's receipt says");
+  else if (uint(got) === null)
+    found.push(`GET ${route}: ${field} is ${shownField(got)}, not a log index (a non-negative integer)`);
 }
 
 function awardedLogFields(walk: IndexerWalk, answer: AwardAnswer, found: Disagreements): void {

@@ -17,8 +17,10 @@
  * An indexer without `/status` has no head: the timing cases are `unverified`.
  * @packageDocumentation
  */
+import type { Hex } from "viem";
 import type { ChainCredits } from "../onchain/index.js";
-import { s, type Disagreements, type IndexerWalk, type Json } from "./context.js";
+import type { ClaimedLog } from "../onchain/context.js";
+import { s, shownField, type Disagreements, type IndexerWalk, type Json } from "./context.js";
 
 /** The claims' state of one cross-check: the chain's credits, the indexer's first head, the decisions that wait for its later head. */
 export interface ClaimCheck {
@@ -28,6 +30,16 @@ export interface ClaimCheck {
   readonly head: number | null;
   /** Decisions that need the indexer's head after its answers (`laterHead`, null when unknown). */
   readonly deferred: ((laterHead: number | null) => void)[];
+  /** The winner records' claim transactions whose receipts are read after the answers ({@link claimTxReceipts}). */
+  readonly claimTxs: ClaimTx[];
+}
+
+/** A winner record's `claimTx`: a 32-byte hash (lowercase) the record says paid `account`'s credit. */
+export interface ClaimTx {
+  route: string;
+  at: string;
+  account: string;
+  tx: Hex;
 }
 
 /** What a record states of a claim: the names of its outstanding and claimed fields, and its amount. */
@@ -90,4 +102,50 @@ export function claimAgreement(walk: IndexerWalk, r: ClaimRecord, found: Disagre
     if (laterHead !== null && BigInt(laterHead) <= L) stated(now);
     else unknown(laterHead, "a claim after block " + L + " is not a disagreement");
   });
+}
+
+/** A transaction hash: 0x and 64 hex digits. */
+const TX_HASH = /^0x[0-9a-f]{64}$/i;
+
+/**
+ * A winner record's `claimTx` (`GET /bounties/:id` winners, `GET /awards` items' winners), when stated: null
+ * (not claimed) or a transaction hash, whose receipt is read later when the chain is read
+ * ({@link claimTxReceipts}). Anything else is a disagreement (probe35 B-F8: "abc" was verified).
+ */
+export function claimTxAgreement(
+  walk: IndexerWalk,
+  r: { route: string; at: string; item: Record<string, Json>; account: string },
+  found: Disagreements,
+): void {
+  const v = r.item.claimTx;
+  if (v === undefined || v === null) return;
+  if (typeof v !== "string" || !TX_HASH.test(v))
+    return found.push(
+      `GET ${r.route}: ${r.at}.claimTx is ${shownField(v)}, not null or a transaction hash (0x and 64 hex digits)`,
+    );
+  if (walk.chain?.readClaims !== undefined)
+    walk.claims.claimTxs.push({ route: r.route, at: r.at, account: r.account, tx: v.toLowerCase() as Hex });
+}
+
+/**
+ * Every stated `claimTx` against the chain: its receipt (one `eth_getTransactionReceipt` per distinct
+ * transaction) must hold a `Claimed` log of the bounty for the record's account; a transaction that is not
+ * mined, or whose receipt holds no such log, is a disagreement naming the record and the transaction.
+ * @throws VerifierNetworkError the RPC cannot be read
+ */
+export async function claimTxReceipts(walk: IndexerWalk, found: Disagreements): Promise<void> {
+  const read = walk.chain?.readClaims;
+  if (read === undefined) return;
+  const id = walk.view.benchmark.bounty_id;
+  const logs = new Map<string, ClaimedLog[] | null>();
+  for (const c of walk.claims.claimTxs) {
+    if (!logs.has(c.tx)) logs.set(c.tx, await read(c.tx));
+    const claims = logs.get(c.tx)!;
+    if (claims === null)
+      found.push(`GET ${c.route}: ${c.at}.claimTx is ${c.tx}, the chain has no such mined transaction`);
+    else if (!claims.some((l) => l.account === c.account))
+      found.push(
+        `GET ${c.route}: ${c.at}.claimTx is ${c.tx}, its receipt holds no Claimed log of bounty ${id} for ${c.account}`,
+      );
+  }
 }

@@ -168,6 +168,19 @@ export function s(v: Json | undefined): string | null {
   return JSON.stringify(v);
 }
 
+/** A non-negative integer field of an answer as a decimal string (a JSON number or a decimal string), else null. */
+export function uint(v: Json | undefined): string | null {
+  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
+  if (typeof v === "string" && /^(0|[1-9][0-9]*)$/.test(v)) return v;
+  return null;
+}
+
+/** A field of an answer as a disagreement shows it (`null`, a plain value bare, else JSON-quoted, {@link shownValue}). */
+export function shownField(v: Json | undefined): string {
+  const text = s(v);
+  return text === null ? "null" : shownValue(text, MAX_QUOTED_VALUE_CHARS);
+}
+
 /** An object field of an answer (`{}` when it is not one). */
 export function obj(v: Json | undefined): Record<string, Json> {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};

@@ -35,7 +35,7 @@ import {
 } from "./context.js";
 import { creditAgreement } from "./credits.js";
 import { behindThePack, readIndexerHead } from "./head.js";
-import type { ClaimCheck } from "./claims.js";
+import { claimTxReceipts, type ClaimCheck } from "./claims.js";
 import { packCredits } from "./credit-records.js";
 
 /** Largest indexer answer read (bytes, streamed; a page of at most 100 items is far smaller). */
@@ -62,7 +62,8 @@ export const INDEXER_STEPS: readonly IndexerStep[] = [bountyAgreement, creditAgr
  *   `unverified` when its head (`GET /status`) is below the award or the pack's anchor and something
  *   disagrees (the first reason names the head and the block), `unverified` when nothing disagrees but a part could not be observed (an indexer that refuses a keyed
  *   read's `bounty` parameter), else `verified`
- * @throws VerifierNetworkError when the indexer cannot be reached, answers neither 200 nor 404, or answers more than the limit
+ * @throws VerifierNetworkError when the indexer cannot be reached, answers neither 200 nor 404, or answers more than the limit,
+ *   or (with the chain) the RPC cannot be read for a winner record's `claimTx` receipt
  * @throws VerifierInputError `indexer_refused` when the URL is not the indexer's API or the indexer refuses a query
  */
 export async function verifyIndexer(
@@ -72,11 +73,12 @@ export async function verifyIndexer(
   options: IndexerOptions,
 ): Promise<Fact> {
   const base = options.indexerUrl;
-  const claims: { credits: ChainCredits | null; head: number | null; deferred: ClaimCheck["deferred"] } = {
-    credits: null,
-    head: null,
-    deferred: [],
-  };
+  const claims: {
+    credits: ChainCredits | null;
+    head: number | null;
+    deferred: ClaimCheck["deferred"];
+    claimTxs: ClaimCheck["claimTxs"];
+  } = { credits: null, head: null, deferred: [], claimTxs: [] };
   const walk: IndexerWalk = {
     view,
     derived,
@@ -111,6 +113,8 @@ export async function verifyIndexer(
     if (decided !== undefined)
       return decided.state === "failed" ? (behindThePack(walk, head, decided.reasons) ?? decided) : decided;
   }
+  // the claim transactions the winner records name, against their receipts (probe35 B-F8)
+  await claimTxReceipts(walk, found);
   // the claims that wait for the indexer's head after its answers
   if (claims.deferred.length > 0) {
     const laterHead = await readIndexerHead(walk);

@@ -20,6 +20,8 @@ interface AwardedArgs {
   authorRemainder: bigint;
   rankingDigest: Hex;
   testSetRoot: Hex;
+  /** The log's index in its block. */
+  logIndex: number;
 }
 
 /** The `award_log` fact; records `observation.awarded`. */
@@ -67,6 +69,7 @@ function awardLog(
     rankingDigest: ev.rankingDigest.toLowerCase(),
     blockNumber: receipt.blockNumber,
     txHash: receipt.transactionHash,
+    logIndex: ev.logIndex,
   };
   problems.push(...logProblems(walk, ev, record.pool));
   return factFrom(
@@ -123,7 +126,8 @@ function awardedLogs(receipt: TransactionReceipt, bounty: Address, bountyId: big
         eventName: string;
         args: Record<string, unknown>;
       };
-      if (ev.eventName === "Awarded" && ev.args.bountyId === bountyId) logs.push(ev.args as never);
+      if (ev.eventName === "Awarded" && ev.args.bountyId === bountyId)
+        logs.push({ ...(ev.args as object), logIndex: log.logIndex } as AwardedArgs);
     } catch (e) {
       // a log viem cannot decode with the bounty ABI is not an Awarded log
       if (!(e instanceof BaseError)) throw e;

@@ -14,6 +14,7 @@ import {
 } from "@bench-bounty/contracts";
 import {
   BaseError,
+  decodeEventLog,
   isAddress,
   type Address,
   type Hex,
@@ -71,6 +72,8 @@ export interface ChainObservation {
     rankingDigest: string;
     blockNumber: bigint;
     txHash: string;
+    /** The log's index in its block (`logIndex` of the receipt's log). */
+    logIndex: number;
   } | null;
   /** anchorOf results by digest (lowercase). */
   anchors: Map<string, AnchorRecord>;
@@ -85,6 +88,20 @@ export interface ChainObservation {
    * when the bounty contract could not be read.
    */
   readCredits?: (accounts: readonly string[]) => Promise<ChainCredits>;
+  /**
+   * Reads the receipt of transaction `tx` (one `eth_getTransactionReceipt`) and returns the `Claimed` logs of
+   * the bounty contract for `bounty_id` it holds, or null when `tx` is not mined (for the indexer's `claimTx`,
+   * probe35 B-F8); absent when the bounty contract could not be read.
+   * @throws VerifierNetworkError the RPC cannot be read
+   */
+  readClaims?: (tx: Hex) => Promise<ClaimedLog[] | null>;
+}
+
+/** One `Claimed(bountyId, account, to, amount)` log of the bounty (addresses lowercase, amount in base units). */
+export interface ClaimedLog {
+  account: string;
+  to: string;
+  amount: bigint;
 }
 
 /** What `creditOf(bounty_id, account)` held at one block (base units, by lowercase account). */
@@ -338,9 +355,42 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
     },
   };
   const bounty = await bountyContract(walk);
-  if ("address" in bounty)
+  if ("address" in bounty) {
     observation.readCredits = (accounts) => readCredits(walk, bounty.address, accounts);
+    observation.readClaims = (tx) => readClaims(walk, bounty.address, tx);
+  }
   return { ...walk, bounty };
+}
+
+/**
+ * The `Claimed` logs of the bounty contract for `bounty_id` in the receipt of `tx` (none when it reverted),
+ * or null when `tx` is not mined.
+ * @throws VerifierNetworkError the RPC cannot be read
+ */
+async function readClaims(walk: ChainWalk, address: Address, tx: Hex): Promise<ClaimedLog[] | null> {
+  const receipt = await walk.receiptOf(tx);
+  if (receipt === null) return null;
+  const claims: ClaimedLog[] = [];
+  if (receipt.status !== "success") return claims;
+  for (const log of receipt.logs) {
+    if (log.address.toLowerCase() !== address) continue;
+    try {
+      const ev = decodeEventLog({ abi: benchmarkBountyAbi, data: log.data, topics: log.topics }) as {
+        eventName: string;
+        args: Record<string, unknown>;
+      };
+      if (ev.eventName === "Claimed" && ev.args.bountyId === walk.bountyId)
+        claims.push({
+          account: String(ev.args.account).toLowerCase(),
+          to: String(ev.args.to).toLowerCase(),
+          amount: BigInt(ev.args.amount as bigint),
+        });
+    } catch (e) {
+      // a log viem cannot decode with the bounty ABI is not a Claimed log
+      if (!(e instanceof BaseError)) throw e;
+    }
+  }
+  return claims;
 }
 
 /**
