@@ -30,6 +30,10 @@ const BAD: Record<string, { value: (dir: string) => string; args: string[] }> = 
   BENCH_BOUNTY_USDC: { value: () => "0x12", args: ["leaderboard", "x"] },
   BENCH_BOUNTY_CHAIN_ID: { value: () => "abc", args: ["leaderboard", "x"] },
   BENCH_BOUNTY_AWARD_CONFIRMATIONS: { value: () => "abc", args: ["leaderboard", "x"] },
+  BENCH_BOUNTY_AGENT_HIDE: {
+    value: (dir) => join(dir, "no-such-dir"),
+    args: ["run", "x", "--agent", "true", "--agent-id", "a"],
+  },
   BENCH_BOUNTY_SERVER: {
     value: () => "ftp://x",
     args: ["account", "keys", "--api-key", "bbk_0123456789ab_x"],
