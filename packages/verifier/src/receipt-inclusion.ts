@@ -7,7 +7,7 @@
  * award left that run out (`failed`).
  * @packageDocumentation
  */
-import { ANCHOR_KINDS } from "@bench-bounty/contracts";
+import { anchorKindName } from "@bench-bounty/contracts";
 import {
   compareRuns,
   isEvidenceError,
@@ -118,9 +118,10 @@ interface Judgement {
 
 /**
  * A receipt the rows leave out, judged by its anchor when the chain was read: the platform anchors
- * every receipt it ranks before the award (SPEC 4), so one anchored with kind receipt at or before
- * `award_block` is a finalized run the award had to rank (`failed`); one not anchored so is not shown to
- * be the platform's (`unverified`). Without `--rpc` it is `failed`, naming the read that confirms it.
+ * every receipt it ranks before the award (SPEC 4), so one anchored at or before `award_block` (with kind
+ * receipt, or first by someone else with another kind, which the platform adopts: probe35 C-F2) is a
+ * finalized run the award had to rank (`failed`); one not anchored so is not shown to be the platform's
+ * (`unverified`). Without `--rpc` it is `failed`, naming the read that confirms it.
  */
 function leftOut(view: PackView, g: GivenReceipt, what: string, chain: ChainObservation | null): Judgement {
   const r = g.receipt;
@@ -134,17 +135,17 @@ function leftOut(view: PackView, g: GivenReceipt, what: string, chain: ChainObse
   const a = chain.anchors.get(g.hash.toLowerCase());
   if (a === undefined)
     return { state: "failed", reason: `${base}; its anchor could not be read (see receipt_anchors)` };
-  if (a.blockNumber !== 0n && a.kind === ANCHOR_KINDS.receipt && a.blockNumber <= awardBlock)
+  // anchored first with another kind (a stranger's front-run of the platform's anchor) counts as the
+  // receipt's anchor, as in receipt_anchors (probe35 C-F2): the platform adopts it and ranks the run
+  if (a.blockNumber !== 0n && a.blockNumber <= awardBlock)
     return {
       state: "failed",
-      reason: `${base}; anchored with kind receipt in block ${a.blockNumber}, at or before award_block ${awardBlock}`,
+      reason: `${base}; anchored with kind ${anchorKindName(a.kind) ?? a.kind} in block ${a.blockNumber}, at or before award_block ${awardBlock}`,
     };
   const anchored =
     a.blockNumber === 0n
       ? "not anchored"
-      : a.kind !== ANCHOR_KINDS.receipt
-        ? `anchored in block ${a.blockNumber} with another kind (${a.kind})`
-        : `anchored in block ${a.blockNumber}, after award_block ${awardBlock}`;
+      : `anchored in block ${a.blockNumber}, after award_block ${awardBlock}`;
   return {
     state: "unverified",
     reason: `${what} is not in $.rank_derivation.rows, and it is ${anchored}: not shown to be a receipt the award had to rank (the platform anchors every ranked receipt before the award)`,
@@ -200,7 +201,7 @@ function judge(view: PackView, g: GivenReceipt, chain: ChainObservation | null):
 /**
  * The `receipt_inclusion` fact over the given receipts: `verified` when each is a row of the pack (or a
  * worse run of an agent whose best run is its row, SPEC 7.1); `failed` naming each receipt the award left
- * out (anchored with kind receipt at or before `award_block` when the chain was read) or ranked with
+ * out (anchored at or before `award_block` when the chain was read) or ranked with
  * another receipt; else `unverified` for a receipt left out that is not anchored so.
  * @param chain what the chain walk observed (its `anchors` hold the given receipts'), or null without `--rpc`
  */

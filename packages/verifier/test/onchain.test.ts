@@ -612,6 +612,19 @@ describe("a real award on the local Base profile", () => {
       /is not in \$\.rank_derivation\.rows, and it is not anchored: not shown to be a receipt the award had to rank/,
     );
     expect(u.policy_met).toBe(false);
+    // the same left-out receipt anchored first by a stranger with another kind, at or before the award
+    // block, counts as anchored, as in receipt_anchors (probe35 C-F2: the platform adopts that anchoring
+    // and has to rank the run): failed, naming the kind (award_block moved past it for this case)
+    const squat = await anchor(keccak256Hex(canonicalJson(forged)), ANCHOR_KINDS.pack, 7);
+    at(tree, "benchmark").award_block = squat.anchor_block;
+    rehash(tree);
+    const s = await verifyPack({ source: toBytes(tree), rpcUrl: chain.rpcUrl, receipts: [toBytes(forged)] });
+    expect(s.facts.receipt_inclusion!.state).toBe("failed");
+    expect(s.facts.receipt_inclusion!.reasons[0]).toMatch(
+      new RegExp(
+        `; anchored with kind pack in block ${squat.anchor_block}, at or before award_block ${squat.anchor_block}`,
+      ),
+    );
   });
 
   it("a re-titled pack anchored with kind pack by a stranger: pack_anchor unverified naming the awarder, full not met (probe31 C-F1)", async () => {
