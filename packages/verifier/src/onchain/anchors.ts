@@ -13,11 +13,12 @@
  * @packageDocumentation
  */
 import { ANCHOR_KINDS, anchorKindName, anchorRegistryAbi } from "@bench-bounty/contracts";
-import { BaseError, decodeEventLog, type Address, type Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { sameHex } from "../compare.js";
 import { fact, factFrom, type Fact } from "../facts.js";
 import type { AnchorRef } from "../pack.js";
 import { addr, bytes32, type AnchorRecord, type ChainFacts, type ChainWalk } from "./context.js";
+import { exactEventLog } from "./logs.js";
 
 /** Receipt anchors read at once. */
 const ANCHOR_READS_IN_FLIGHT = 16;
@@ -244,19 +245,18 @@ async function anchorTxProblems(
     problems.push(
       `${what}.tx_hash was mined in block ${rc.blockNumber}, ${what}.anchor_block is ${ref.anchor_block}`,
     );
+  // the anchor's transaction succeeded, as the award's must (probe35 B-F6: a status-0 receipt verified)
+  if (rc.status !== "success") problems.push(`${what}.tx_hash ${txh} reverted (receipt status 0)`);
   const found = rc.logs.some((log) => {
     if (log.address.toLowerCase() !== registry) return false;
-    try {
-      const ev = decodeEventLog({ abi: anchorRegistryAbi, data: log.data, topics: log.topics }) as {
-        eventName: string;
-        args: { digest: Hex; kind: Hex };
-      };
-      return ev.eventName === "Anchored" && sameHex(ev.args.digest, digest) && sameHex(ev.args.kind, kind);
-    } catch (e) {
-      // a log viem cannot decode with the registry ABI is not an Anchored log
-      if (!(e instanceof BaseError)) throw e;
-      return false;
-    }
+    // strictly: whole 32-byte words of data, exactly the event's topics (probe35 B-F6)
+    const ev = exactEventLog(anchorRegistryAbi, log);
+    return (
+      ev !== null &&
+      ev.eventName === "Anchored" &&
+      sameHex(ev.args.digest as Hex, digest) &&
+      sameHex(ev.args.kind as Hex, kind)
+    );
   });
   if (!found)
     problems.push(
