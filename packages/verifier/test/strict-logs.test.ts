@@ -6,7 +6,7 @@
 import { ANCHOR_KINDS, anchorRegistryAbi, benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { encodeAbiParameters, encodeEventTopics, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { commitmentAnchorFacts } from "../src/onchain/anchors.js";
+import { commitmentAnchorFacts, packAnchorFacts } from "../src/onchain/anchors.js";
 import type { ChainWalk } from "../src/onchain/context.js";
 import { exactEventLog } from "../src/onchain/logs.js";
 
@@ -103,5 +103,25 @@ describe("an event log is read strictly (probe35 B-F6)", () => {
       } as unknown as ChainWalk);
       expect(f.commitment_anchor.reasons.join("; ")).toContain(`${tx} emitted no Anchored(`);
     }
+  });
+});
+
+describe("an unanchored pack's pack_anchor says what no anchor binds (probe35 C-F4)", () => {
+  it("pack_anchor null and the pack hash not anchored: unverified, naming the title and grader_types", async () => {
+    const registry = `0x${"cc".repeat(20)}` as Hex;
+    const walk = {
+      view: {
+        pack_anchor: null,
+        benchmark: { commitment_anchor: { registry_address: registry, anchor_block: 5, tx_hash: ROOT } },
+      },
+      derived: { packHash: ROOT },
+      codeProblem: async () => null,
+      anchorOf: async () => ({ anchorer: W, blockNumber: 0n, kind: ANCHOR_KINDS.pack }),
+    } as unknown as ChainWalk;
+    const { pack_anchor } = await packAnchorFacts(walk);
+    expect(pack_anchor.state).toBe("unverified");
+    expect(pack_anchor.reasons[0]).toContain(
+      "the pack's own text (benchmark.title, grader_types) is bound by no anchor",
+    );
   });
 });

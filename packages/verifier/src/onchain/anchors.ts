@@ -194,6 +194,13 @@ async function awarderProblem(walk: ChainWalk, a: AnchorRecord, ph: string): Pro
 }
 
 /**
+ * What an unanchored pack leaves unbound (probe35 C-F4: a re-titled, re-hashed copy of a real award's pack
+ * with `pack_anchor: null` met `onchain`): no other fact covers the pack's own text.
+ */
+const UNBOUND_TEXT =
+  "the pack's own text (benchmark.title, grader_types) is bound by no anchor: anyone may rewrite it and re-hash the pack; only the awarder's pack anchor (policy full) binds it";
+
+/**
  * `pack_anchor: null`: an anchor of kind pack found on the commitment's registry verifies; none, or one of
  * another kind (a squat), is `unverified`.
  */
@@ -209,7 +216,10 @@ async function unnamedPackAnchor(walk: ChainWalk, ph: string): Promise<Fact> {
   if (problem !== null) return fact("failed", problem);
   const a = await walk.anchorOf(registry, ph);
   if (a.blockNumber === 0n)
-    return fact("unverified", `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored`);
+    return fact(
+      "unverified",
+      `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored, so ${UNBOUND_TEXT}`,
+    );
   // anchored first with another kind: a front-run of the platform's pending pack anchor (probe28 C-F10),
   // after which it can never be anchored as a pack; the pack says so by naming no anchor. The pack's
   // content stands on the award's ranking digest and the committed root, checked by their own facts.
