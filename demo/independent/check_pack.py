@@ -44,7 +44,6 @@ import json
 import math
 import os
 import re
-import reprlib
 import stat
 import sys
 import threading
@@ -946,6 +945,20 @@ _WORD = re.compile(r"0x[0-9a-fA-F]{64}")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 
 
+MAX_RPC_MESSAGE_CHARS = 300  # the verifier's (src/rpc-refusal.ts)
+
+
+def _refusal(error) -> str:
+    """A JSON-RPC error as quoted: `{'code': -32005, 'message': '...'}` with the message whole up to
+    MAX_RPC_MESSAGE_CHARS characters; any other value by its repr, cut at that length."""
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        shown = dict(error)
+        shown["message"] = error["message"][:MAX_RPC_MESSAGE_CHARS]
+        shown.pop("data", None)
+        return one_line(repr(shown)[: MAX_RPC_MESSAGE_CHARS + 60])
+    return one_line(repr(error)[:MAX_RPC_MESSAGE_CHARS])
+
+
 class Rpc:
     """A JSON-RPC endpoint. Every failure to read it is an RpcError naming the RPC (its origin), the method
     and the cause: down, an HTTP error, no whole answer (headers and body) within `timeout_s` seconds
@@ -1008,8 +1021,12 @@ class Rpc:
             raise RpcError(f"{self.where}: the answer to {method} is not JSON (is this a JSON-RPC node?)") from None
         if not isinstance(doc, dict) or ("error" not in doc and "result" not in doc):
             raise RpcError(f"{self.where}: the answer to {method} is not a JSON-RPC answer")
-        if "error" in doc:
-            raise RpcError(f"{self.where}: {method} refused: {reprlib.repr(doc['error'])[:200]}")
+        # an `"error": null` beside the result is no refusal (some gateways send it; the verifier reads it too,
+        # probe35 B-F5); a refusal is quoted whole up to 300 characters, as the verifier does (probe35 B-N2)
+        if doc.get("error") is not None:
+            raise RpcError(f"{self.where}: {method} refused: {_refusal(doc['error'])}")
+        if "result" not in doc:
+            raise RpcError(f"{self.where}: the answer to {method} is not a JSON-RPC answer")
         return doc["result"]
 
     def _wrong(self, method: str, path: str, wanted: str, v) -> RpcError:

@@ -760,6 +760,32 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       );
     });
 
+    // probe35 B-F5: `"error": null` beside the result was taken as a refusal ("refused: None"), which the
+    // verifier reads; B-N2: a refusal's message was cut in the middle ("daily reques...ade your plan")
+    it("reads an answer carrying a null error beside its result, and quotes a refusal's message whole", async () => {
+      const send = (res: ServerResponse, doc: unknown): void => {
+        const body = JSON.stringify(doc);
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        res.end(body);
+      };
+      answer = (method, res) =>
+        send(res, { jsonrpc: "2.0", id: 1, result: method === "eth_chainId" ? "0xzz" : null, error: null });
+      const origin = url.replace(/[.:/]/g, "\\$&");
+      // read past the null error: the result itself is then judged (here not a hex quantity)
+      expectOneLine(
+        await check([VECTOR, "--rpc", url]),
+        3,
+        new RegExp(`^check_pack: cannot read rpc ${origin}: eth_chainId: the answer is not a hex quantity`),
+      );
+      const message = "daily request limit exceeded, upgrade your plan";
+      answer = (_method, res) => send(res, { jsonrpc: "2.0", id: 1, error: { code: -32005, message } });
+      expectOneLine(
+        await check([VECTOR, "--rpc", url]),
+        3,
+        new RegExp(`^check_pack: cannot read rpc ${origin}: eth_chainId refused: .*-32005.*${message}`),
+      );
+    });
+
     // probe33 B-N2: an answer nesting past Python's parser was called "not JSON"
     it("names an RPC answer nested past the parser as too deep, not as 'not JSON' (exit 3)", async () => {
       answer = (_method, res) => {

@@ -139,7 +139,7 @@ export function appendPath(path: string, segment: PathSegment): string {
 
 /**
  * A short description of an unexpected input value for error messages:
- * `the string "12"`, `the integer 5`, `the float 1.5`, `null`, `an array`, `undefined`, `a function`.
+ * `the string "12"`, `the integer 5`, `the float 1.5`, `null`, `an array`, `an object` (a `Map`: `a Map object`), `undefined`, `a function`.
  */
 export function describeValue(v: unknown): string {
   if (v === null) return "null";
@@ -152,7 +152,10 @@ export function describeValue(v: unknown): string {
   if (typeof v === "number")
     return Number.isInteger(v) ? `the number ${v}` : `the ${Number.isFinite(v) ? "float" : "number"} ${v}`;
   if (typeof v === "function") return "a function";
-  if (typeof v === "object")
-    return `${(v.constructor as { name?: string } | undefined)?.name ?? "an"} object`;
+  if (typeof v === "object") {
+    // a plain (JSON) object is "an object", never "Object object" (probe35 B-N1); another class by its name
+    const name = (v.constructor as { name?: string } | undefined)?.name;
+    return name === undefined || name === "" || name === "Object" ? "an object" : `a ${name} object`;
+  }
   return `${typeof v} ${String(v)}`;
 }

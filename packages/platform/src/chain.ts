@@ -36,7 +36,6 @@ import {
   TimeoutError,
   InvalidParamsRpcError,
   RpcError,
-  RpcRequestError,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
   NonceTooLowError,
@@ -52,6 +51,7 @@ import {
 import { privateKeyToAccount, toAccount, type PrivateKeyAccount } from "viem/accounts";
 import { AnswerTimeoutError, AnswerTooLargeError, boundedFetch } from "@bench-bounty/verifier/body";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
+import { MAX_RPC_MESSAGE_CHARS, describeRpcRefusal, rpcRefusalOf } from "@bench-bounty/verifier/rpc-refusal";
 import { publicOrigin, redactSecretUrl, redactUrlParts } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
@@ -1651,8 +1651,8 @@ export class ChainGateway {
       // provider's -32000 rate limit: probe31 A-F2); the provider's text may echo the URL's path (a key)
       const refusal = rpcRefusalOf(e);
       if (refusal !== undefined) {
-        const text = redactUrlParts(refusal.message, rpc).slice(0, MAX_RPC_MESSAGE_CHARS);
-        return unreachable(`the RPC refused the call with JSON-RPC error ${refusal.code} "${text}"`, {
+        const text = redactUrlParts(refusal.message, rpc);
+        return unreachable(describeRpcRefusal({ code: refusal.code, message: text }), {
           rpc_error_code: refusal.code,
         });
       }
@@ -1680,24 +1680,11 @@ export const LOG_BLOCK_RANGE = 10_000n;
 /** The narrowest window a log search halves to when the RPC refuses a range. */
 export const MIN_LOG_BLOCK_RANGE = 100n;
 
-/** The most characters of an RPC's own error message an error quotes ({@link rpcRefusalOf}). */
-export const MAX_RPC_MESSAGE_CHARS = 300;
-
 /**
- * The RPC's own JSON-RPC error answer (`{code, message}`) inside viem error `e`, when viem only restated its
- * code in its own generic words (an `RpcError` such as `InvalidInputRpcError`, "Missing or invalid parameters.
- * Double check you have provided the correct parameters.", for any -32000: a provider's rate limit included,
- * probe31 A-F2); `undefined` when `e` carries no such answer (a transport failure) or viem named the node's
- * refusal itself from its text (insufficient funds, nonce too low), whose words are kept.
+ * The RPC's own JSON-RPC error answer inside a viem error, and the most characters of it an error quotes:
+ * the verifier's rule, shared (probe31 A-F2, probe35 B-F4).
  */
-export function rpcRefusalOf(e: BaseError): { code: number; message: string } | undefined {
-  const answer = e.walk((x) => x instanceof RpcRequestError);
-  if (!(answer instanceof RpcRequestError)) return undefined;
-  const generic = e.walk((x) => x instanceof RpcError);
-  const restated = generic instanceof RpcError ? generic.shortMessage : answer.shortMessage;
-  if (!e.shortMessage.includes(restated)) return undefined;
-  return { code: answer.code, message: answer.details };
-}
+export { MAX_RPC_MESSAGE_CHARS, rpcRefusalOf };
 
 /** Whether `e` is the RPC's own error answer (a refused request, e.g. a range over its cap), not a transport failure. */
 function refusedByRpc(e: unknown): boolean {

@@ -44,7 +44,7 @@ async function checkAnchor(
   timeoutMs?: number,
   signal?: AbortSignal,
 ): Promise<Fact> {
-  const net = rpcReader(`rpc ${urlOrigin(rpcUrl)}`);
+  const net = rpcReader(`rpc ${urlOrigin(rpcUrl)}`, rpcUrl);
   const client = rpcClient(rpcUrl, { timeoutMs, batch: false, signal });
   const chainId = await net("eth_chainId", () => readChainId(client));
   const registry = registryOpt ?? bookRegistry(chainId);

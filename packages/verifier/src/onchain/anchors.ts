@@ -15,11 +15,12 @@
  * @packageDocumentation
  */
 import { ANCHOR_KINDS, anchorKindName, anchorRegistryAbi } from "@bench-bounty/contracts";
-import { BaseError, decodeEventLog, type Address, type Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { sameHex } from "../compare.js";
 import { fact, factFrom, type Fact } from "../facts.js";
 import type { AnchorRef } from "../pack.js";
 import { addr, bytes32, type AnchorRecord, type ChainFacts, type ChainWalk } from "./context.js";
+import { exactEventLog } from "./logs.js";
 
 /** Receipt anchors read at once. */
 const ANCHOR_READS_IN_FLIGHT = 16;
@@ -201,6 +202,13 @@ async function awarderProblem(walk: ChainWalk, a: AnchorRecord, ph: string): Pro
 }
 
 /**
+ * What an unanchored pack leaves unbound (probe35 C-F4: a re-titled, re-hashed copy of a real award's pack
+ * with `pack_anchor: null` met `onchain`): no other fact covers the pack's own text.
+ */
+const UNBOUND_TEXT =
+  "the pack's own text (benchmark.title, grader_types) is bound by no anchor: anyone may rewrite it and re-hash the pack; only the awarder's pack anchor (policy full) binds it";
+
+/**
  * `pack_anchor: null`: an anchor of kind pack found on the commitment's registry verifies; none, or one of
  * another kind (a squat), is `unverified`.
  */
@@ -216,7 +224,10 @@ async function unnamedPackAnchor(walk: ChainWalk, ph: string): Promise<Fact> {
   if (problem !== null) return fact("failed", problem);
   const a = await walk.anchorOf(registry, ph);
   if (a.blockNumber === 0n)
-    return fact("unverified", `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored`);
+    return fact(
+      "unverified",
+      `$.pack_anchor is null and anchorOf(${ph}) on ${registry}: not anchored, so ${UNBOUND_TEXT}`,
+    );
   // anchored first with another kind: a front-run of the platform's pending pack anchor (probe28 C-F10),
   // after which it can never be anchored as a pack; the pack says so by naming no anchor. The pack's
   // content stands on the award's ranking digest and the committed root, checked by their own facts.
@@ -252,19 +263,18 @@ async function anchorTxProblems(
     problems.push(
       `${what}.tx_hash was mined in block ${rc.blockNumber}, ${what}.anchor_block is ${ref.anchor_block}`,
     );
+  // the anchor's transaction succeeded, as the award's must (probe35 B-F6: a status-0 receipt verified)
+  if (rc.status !== "success") problems.push(`${what}.tx_hash ${txh} reverted (receipt status 0)`);
   const found = rc.logs.some((log) => {
     if (log.address.toLowerCase() !== registry) return false;
-    try {
-      const ev = decodeEventLog({ abi: anchorRegistryAbi, data: log.data, topics: log.topics }) as {
-        eventName: string;
-        args: { digest: Hex; kind: Hex };
-      };
-      return ev.eventName === "Anchored" && sameHex(ev.args.digest, digest) && sameHex(ev.args.kind, kind);
-    } catch (e) {
-      // a log viem cannot decode with the registry ABI is not an Anchored log
-      if (!(e instanceof BaseError)) throw e;
-      return false;
-    }
+    // strictly: whole 32-byte words of data, exactly the event's topics (probe35 B-F6)
+    const ev = exactEventLog(anchorRegistryAbi, log);
+    return (
+      ev !== null &&
+      ev.eventName === "Anchored" &&
+      sameHex(ev.args.digest as Hex, digest) &&
+      sameHex(ev.args.kind as Hex, kind)
+    );
   });
   if (!found)
     problems.push(

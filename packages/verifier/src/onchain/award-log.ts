@@ -8,10 +8,11 @@
  * @packageDocumentation
  */
 import { benchmarkBountyAbi, BountyStatus, tokenProblem, type BountyRecord } from "@bench-bounty/contracts";
-import { BaseError, decodeEventLog, type Address, type Hex, type TransactionReceipt } from "viem";
+import type { Address, Hex, TransactionReceipt } from "viem";
 import { sameHex } from "../compare.js";
 import { capReasons, factFrom, type Fact } from "../facts.js";
 import { bytes32, type ChainFacts, type ChainWalk } from "./context.js";
+import { exactEventLog } from "./logs.js";
 
 /** The decoded arguments of one `Awarded` log. */
 interface AwardedArgs {
@@ -121,17 +122,10 @@ function awardedLogs(receipt: TransactionReceipt, bounty: Address, bountyId: big
   const logs: AwardedArgs[] = [];
   for (const log of receipt.logs) {
     if (log.address.toLowerCase() !== bounty) continue;
-    try {
-      const ev = decodeEventLog({ abi: benchmarkBountyAbi, data: log.data, topics: log.topics }) as {
-        eventName: string;
-        args: Record<string, unknown>;
-      };
-      if (ev.eventName === "Awarded" && ev.args.bountyId === bountyId)
-        logs.push({ ...(ev.args as object), logIndex: log.logIndex } as AwardedArgs);
-    } catch (e) {
-      // a log viem cannot decode with the bounty ABI is not an Awarded log
-      if (!(e instanceof BaseError)) throw e;
-    }
+    // strictly: whole 32-byte words of data, exactly the event's topics (probe35 B-F6)
+    const ev = exactEventLog(benchmarkBountyAbi, log);
+    if (ev !== null && ev.eventName === "Awarded" && ev.args.bountyId === bountyId)
+      logs.push({ ...(ev.args as object), logIndex: log.logIndex } as AwardedArgs);
   }
   return logs;
 }

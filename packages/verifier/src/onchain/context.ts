@@ -22,6 +22,7 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { VerifierNetworkError, describeError } from "../errors.js";
+import { MAX_RPC_MESSAGE_CHARS, describeRpcRefusal, rpcRefusalOf } from "../rpc-refusal.js";
 import type { Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { PackView } from "../pack.js";
@@ -170,6 +171,8 @@ export interface ChainWalkInit {
   bountyId: bigint;
   /** Label of the RPC in errors (`rpc <url>`). */
   target: string;
+  /** The RPC's URL, hidden in an RPC's own error text ({@link rpcReader}). */
+  rpcUrl?: string;
   /** A competitor's receipt hashes whose anchors are read too ({@link ChainWalk.givenReceiptHashes}). */
   givenReceiptHashes?: readonly string[];
 }
@@ -228,14 +231,25 @@ export function contractAnswer(e: unknown): string | null {
 /**
  * The RPC read wrapper: every failure becomes a {@link VerifierNetworkError} (an oversized answer says so;
  * the RPC's text is shown through {@link printable}), but a {@link ContractAnswerError}, which is the chain's answer.
+ * The RPC's own JSON-RPC error answer is said in its words and code ({@link rpcRefusalOf}), never viem's
+ * generic advice for the code (probe35 B-F4: a provider's -32000 "rate limit exceeded" read "Missing or
+ * invalid parameters. Double check you have provided the correct parameters."); `url` (the RPC's URL), when
+ * given, is hidden in that text: a provider's answer may echo its path or credentials, where a key is.
  */
-export function rpcReader(target: string): ChainWalk["net"] {
+export function rpcReader(target: string, url?: string): ChainWalk["net"] {
   return async <T>(what: string, read: () => Promise<T>): Promise<T> => {
     try {
       return await read();
     } catch (e) {
       if (e instanceof ContractAnswerError) throw e;
       const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
+      const refusal = rpcRefusalOf(e);
+      if (bound === undefined && refusal !== undefined) {
+        const text = describeRpcRefusal({ ...refusal, message: hideUrlParts(refusal.message, url) });
+        throw new VerifierNetworkError(target, `${what}: ${printable(text, MAX_RPC_MESSAGE_CHARS + 80)}`, {
+          cause: e,
+        });
+      }
       const status = httpStatusOf(e);
       // the host's http status, when it answered one (probe33 C-F8: the indexer's or the platform's
       // URL given as --rpc said only "HTTP request failed.")
@@ -246,6 +260,23 @@ export function rpcReader(target: string): ChainWalk["net"] {
       throw new VerifierNetworkError(target, `${what}: ${bound?.message ?? said}`, { cause: e });
     }
   };
+}
+
+/** `text` with the URL's parts that may carry a provider's key (the URL, its path and query, its credentials) shown as `(hidden)`. */
+function hideUrlParts(text: string, url: string | undefined): string {
+  if (url === undefined) return text;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return text;
+  }
+  const parts = [url, u.href, `${u.pathname}${u.search}`, u.pathname, u.search, u.username, u.password];
+  return parts
+    .filter((p) => p.length > 1)
+    .sort((a, b) => b.length - a.length)
+    .reduce((t, p) => t.split(p).join("(hidden)"), text);
 }
 
 /** The http status a failed JSON-RPC request was answered with (viem's `HttpRequestError.status`, in `e` or its causes). */
@@ -289,7 +320,7 @@ export function namedBy(view: PackView, address: string): string {
 /** Build the context: checks the bounty contract runs the BenchmarkBounty code ({@link codeProblem}); the other reads are lazy and cached. */
 export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
   const { view, client, chainId } = init;
-  const net = rpcReader(init.target);
+  const net = rpcReader(init.target, init.rpcUrl);
   const b = view.benchmark;
   const anchors = new Map<string, Promise<AnchorRecord>>();
   const observation: ChainObservation = { chainId, awarded: null, anchors: new Map(), bounty: null };

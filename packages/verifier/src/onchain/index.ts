@@ -150,7 +150,7 @@ export async function verifyOnchain(
   const b = view.benchmark;
   const target = `rpc ${urlOrigin(options.rpcUrl)}`; // a provider's key is in the path or query: only the origin is printed
   const client = options.client ?? rpcClient(options.rpcUrl, options);
-  const chainId = await rpcReader(target)("eth_chainId", () => readChainId(client));
+  const chainId = await rpcReader(target, options.rpcUrl)("eth_chainId", () => readChainId(client));
   const observation: ChainObservation = { chainId, awarded: null, anchors: new Map(), bounty: null };
   if (chainId !== b.chain_id)
     return {
@@ -169,6 +169,7 @@ export async function verifyOnchain(
     chainId,
     bountyId,
     target,
+    rpcUrl: options.rpcUrl,
     givenReceiptHashes: options.givenReceiptHashes ?? [],
   });
   const facts = {} as ChainFacts;
