@@ -271,12 +271,17 @@ function waitForReady(child: ChildProcess, timeoutMs: number, log: boolean): Pro
       }
     });
     child.once("error", (e) => finish(new Error(`devchain: could not start hardhat node: ${e.message}`)));
-    child.once("exit", (code, signal) =>
+    child.once("exit", (code, signal) => {
+      // a port another process holds is one line, not the node's stack trace (a newcomer's second demo
+      // beside a running one: probe35 newcomer check)
+      const inUse = /EADDRINUSE: address already in use (\S+)/.exec(out);
       finish(
         new Error(
-          `devchain: hardhat node exited (${code ?? signal}) before it was ready; last output:\n${tail()}`,
+          inUse
+            ? `devchain: ${inUse[1]} is in use by another process: stop it, or choose another port`
+            : `devchain: hardhat node exited (${code ?? signal}) before it was ready; last output:\n${tail()}`,
         ),
-      ),
-    );
+      );
+    });
   });
 }

@@ -133,6 +133,23 @@ describe("stop", () => {
     });
   }, 180_000);
 
+  it("a port another process holds is one line naming it, not the node's stack trace", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const e = await startDevChain({ port }).then(
+        (dc) => dc.stop().then(() => null),
+        (x: unknown) => x as Error,
+      );
+      expect(e?.message).toBe(
+        `devchain: 127.0.0.1:${port} is in use by another process: stop it, or choose another port`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 180_000);
+
   it("refuses a bad port before spawning anything", async () => {
     await expect(startDevChain({ port: 70_000 })).rejects.toThrow(/port must be 0\.\.65535/);
   });
