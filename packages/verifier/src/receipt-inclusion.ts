@@ -86,7 +86,9 @@ export function readGivenReceipt(doc: JsonValue, label: string, view: PackView):
   if (receipt.benchmark_slug !== b.slug || !sameHex(receipt.commit_root, b.commit_root))
     refuse(
       "wrong_benchmark",
-      `the receipt is of benchmark ${JSON.stringify(receipt.benchmark_slug)} (commit_root ${receipt.commit_root}), this pack is of ${JSON.stringify(b.slug)} (commit_root ${b.commit_root}): give the receipt of a run on the pack's benchmark`,
+      receipt.benchmark_slug === b.slug
+        ? `the receipt names this pack's slug ${JSON.stringify(b.slug)} but another test set: its commit_root is ${receipt.commit_root}, the pack's ${b.commit_root} (another benchmark published under the same slug, e.g. on another store): give the receipt of a run on the pack's benchmark`
+        : `the receipt is of benchmark ${JSON.stringify(receipt.benchmark_slug)} (commit_root ${receipt.commit_root}), this pack is of ${JSON.stringify(b.slug)} (commit_root ${b.commit_root}): give the receipt of a run on the pack's benchmark`,
     );
   return { label, receipt, hash };
 }

@@ -104,6 +104,14 @@ describe("verify --receipt: a competitor's receipt against the award's rows (pro
       `verify: bad input: --receipt: file ${other}: the receipt is of benchmark "another-benchmark"`,
     );
     expect(r.stdout).toBe("");
+    // the same slug, another test set (two stores publishing one seed): said so, not "of X, this pack is of X"
+    const root = `0x${"ab".repeat(32)}`;
+    const sameSlug = file("same-slug.json", { ...receipt, commit_root: root });
+    const s = runCliSync(["verify", pack, "--receipt", sameSlug]);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toContain(
+      `the receipt names this pack's slug ${JSON.stringify(receipt.benchmark_slug)} but another test set: its commit_root is ${root}`,
+    );
     const wrongHash = file("wrong-hash.json", { receipt, receipt_hash: `0x${"12".repeat(32)}` });
     const w = runCliSync(["verify", pack, "--receipt", wrongHash]);
     expect(w.code).toBe(2);
