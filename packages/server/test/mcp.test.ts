@@ -230,6 +230,24 @@ describe("MCP", () => {
     expect(unknown.body.result.structuredContent.error.code).toBe("unknown_benchmark");
   });
 
+  it("an id argument longer than any id is refused naming its path, not echoed (probe35 V-F1: a 3 MB run_id came back three times)", async () => {
+    const { key } = await register(live.url, "mcp-long-id");
+    const long = "a".repeat(200_000);
+    for (const [name, args] of [
+      ["benchmark_submit_answers", { run_id: long, answers: [] }],
+      ["benchmark_finalize_run", { run_id: long }],
+    ] as const) {
+      const r = await postToolCall(live.url, name, args, key);
+      expect(r.status).toBe(200);
+      const text = JSON.stringify(r.body);
+      expect(text.length, name).toBeLessThan(2_000);
+      expect(r.body.result.structuredContent.error).toMatchObject({
+        code: "invalid_request",
+        details: { path: "$.run_id", max_chars: 128 },
+      });
+    }
+  });
+
   it("a wrong Bearer key is refused 403 before any tool runs", async () => {
     await expect(connect("/mcp", "bbk_wrong")).rejects.toThrow(/403|forbidden/i);
   });

@@ -378,13 +378,27 @@ async function callTool(
  * `unknown_benchmark` answer); any slug an answer echoes is so at most 128 characters. Free text
  * (answers, titles, datasets) is checked by the platform, which names the path itself.
  * @throws PlatformError `invalid_text`, `details: {field, path, reason}` (`assertWellFormedText`);
- *   EdgeError 422 `invalid_request`, `details: {path: "$.slug", pattern}` (a slug off the rule)
+ *   EdgeError 422 `invalid_request`, `details: {path: "$.slug", pattern}` (a slug off the rule) or
+ *   `details: {path: "$.<name>_id", max_chars}` (an id longer than {@link ID_MAX_CHARS})
  */
+/**
+ * Longest `*_id` argument taken (run ids are `run-` and 16 hex digits, agent ids at most 64 characters):
+ * a longer one is refused naming its path, never echoed (probe35 V-F1: a 3 MB `run_id` came back three
+ * times in `unknown_run`).
+ */
+const ID_MAX_CHARS = 128;
+
 function checkIdArguments(args: unknown): void {
   if (typeof args !== "object" || args === null) return;
   for (const [name, value] of Object.entries(args)) {
     if (typeof value === "string" && (name === "slug" || name.endsWith("_id")))
       assertWellFormedText(value, `$.${name}`, "invalid_text");
+    if (name.endsWith("_id") && typeof value === "string" && value.length > ID_MAX_CHARS)
+      throw new EdgeError(
+        "invalid_request",
+        `$.${name}: an id of this service is at most ${ID_MAX_CHARS} characters: no ${name.slice(0, -3)} has this one (${value.length} characters, not shown)`,
+        { path: `$.${name}`, max_chars: ID_MAX_CHARS },
+      );
     if (name === "slug" && typeof value === "string" && !SLUG_RE.test(value))
       throw new EdgeError(
         "invalid_request",
