@@ -365,10 +365,16 @@ export function agentHidePaths(paths: readonly string[], option = "--agent-hide"
     if (given === "") throw refuse("an empty path hides nothing: name a file or directory");
     const path = resolve(given);
     try {
-      lstatSync(path);
+      // followed to its target: a dangling symbolic link hides nothing either (probe35 V-N1)
+      statSync(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      throw refuse(`${terminalText(path)} does not exist: a misspelt path would hide nothing`);
+      const dangling = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+      throw refuse(
+        dangling
+          ? `${terminalText(path)} is a symbolic link to a path that does not exist: it would hide nothing`
+          : `${terminalText(path)} does not exist: a misspelt path would hide nothing`,
+      );
     }
     try {
       hiddenMounts([path]);

@@ -3,7 +3,7 @@
  * the HTTP API with the CLI agent protocol; the run is the key's; another key cannot resume it.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -202,6 +202,19 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
       expect(r.stderr).toMatch(/does not exist: a misspelt path would hide nothing/);
       expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
     }
+    // a symbolic link to a path that does not exist hides nothing either (probe35 V-N1: it was taken)
+    const dangling = join(mkdtempSync(join(tmpdir(), "bb-hide-link-")), "service-store");
+    symlinkSync(missing, dangling);
+    const r = await cli(
+      [
+        ...["run", slug, "--server", live.url, "--store", mkdtempSync(join(tmpdir(), "bb-remote-"))],
+        ...["--agent", "true", "--agent-id", "x", "--agent-hide", dangling],
+      ],
+      { BENCH_BOUNTY_API_KEY: "bbk_unused" },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`--agent-hide ${dangling}: `);
+    expect(r.stderr).toMatch(/is a symbolic link to a path that does not exist: it would hide nothing/);
   });
 
   it("refuses --server without --api-key, naming the option", async () => {
