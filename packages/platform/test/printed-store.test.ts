@@ -4,7 +4,7 @@
  * store. The printed line says `DATABASE_URL` must be set, naming the database, never the password.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { anchorRetryCommand, type StoreOpts } from "../src/cli/common.js";
+import { anchorRetryCommand, invokedAs, type StoreOpts } from "../src/cli/common.js";
 import { resumeCommand } from "../src/cli/run-commands.js";
 
 const PG = "postgresql://alice:s3cret-pw@db.example:6543/bounties";
@@ -38,7 +38,7 @@ describe("printed commands on a PostgreSQL store", () => {
 });
 
 describe("the printed resume of a run with --agent-hide (probe35 A-F1)", () => {
-  it("names each path given on the command line, so the resumed agents do not see them either", () => {
+  it("names each hidden path (the flags' and the variable's), so the resumed agents do not see them either", () => {
     vi.stubEnv("DATABASE_URL", undefined);
     expect(
       resumeCommand("run-1", {
@@ -48,7 +48,7 @@ describe("the printed resume of a run with --agent-hide (probe35 A-F1)", () => {
         agentHide: ["/srv/bb/service", "/srv/my keys"],
       }),
     ).toBe(
-      "npx bench-bounty resume run-1 --store s --server http://127.0.0.1:1 --agent-hide /srv/bb/service --agent-hide '/srv/my keys'",
+      `${invokedAs()} resume run-1 --store s --server http://127.0.0.1:1 --agent-hide /srv/bb/service --agent-hide '/srv/my keys'`,
     );
   });
 });

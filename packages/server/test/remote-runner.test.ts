@@ -146,13 +146,21 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
       const keys = mkdtempSync(join(tmpdir(), "bb-keys-"));
       writeFileSync(join(keys, "operator.key"), "OPERATOR-KEY", { mode: 0o600 });
       const spy = `{ ls -A ${service} ${keys}; cat ${service}/platform.sqlite ${keys}/operator.key; } >&2 2>&1; exec node ${AGENT}`;
-      for (const how of ["cli", "env"] as const) {
+      // "both": the variable hides the service's store, the flag the keys: both hidden, never the flag
+      // instead of the variable (probe35 V-F5: the variable was dropped once a flag was given)
+      for (const how of ["cli", "env", "both"] as const) {
         const me = await register(live.url, `remote-hide-${how}`);
         const store = mkdtempSync(join(tmpdir(), "bb-remote-"));
-        const hide = how === "cli" ? ["--agent-hide", service, "--agent-hide", keys] : [];
+        const hide =
+          how === "cli"
+            ? ["--agent-hide", service, "--agent-hide", keys]
+            : how === "both"
+              ? ["--agent-hide", keys]
+              : [];
         const env = {
           BENCH_BOUNTY_API_KEY: me.key,
           ...(how === "env" ? { BENCH_BOUNTY_AGENT_HIDE: `${service}:${keys}` } : {}),
+          ...(how === "both" ? { BENCH_BOUNTY_AGENT_HIDE: service } : {}),
         };
         const r = await cli(
           ["run", slug, "--server", live.url, "--store", store, "--no-progress", "--agent", spy]

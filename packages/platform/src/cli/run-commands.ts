@@ -67,16 +67,23 @@ function agentHideOption(): Option {
 }
 
 /**
- * The paths `run`/`resume` hide from their agents besides the store's (`--agent-hide`, or its
- * environment form split at `:`; an empty variable names none), each absolute and checked by
- * {@link agentHidePaths}.
- * @throws PlatformError `invalid_option` (field `agent-hide`) naming the option (or its variable) and the path
+ * The paths `run`/`resume` hide from their agents besides the store's: every `--agent-hide` AND every
+ * path of its environment form (split at `:`; an empty variable names none), each absolute and checked
+ * by {@link agentHidePaths}, duplicates once. Both, never one instead of the other (probe35 V-F5: an
+ * operator's standing BENCH_BOUNTY_AGENT_HIDE, the service's store, was dropped silently as soon as one
+ * `--agent-hide` was given, as Commander reads an option's variable only when the flag is absent).
+ * @throws PlatformError `invalid_option` (field `agent-hide`) naming the option, or its variable, and the path
  */
 function agentHideOf(o: StoreOpts & RunOpts, cmd: Command): string[] {
-  const given = o.agentHide ?? [];
-  const fromEnv = cmd.getOptionValueSource("agentHide") === "env";
-  const paths = fromEnv ? (given[0] === "" ? [] : given.flatMap((v) => v.split(":"))) : given;
-  return agentHidePaths(paths, optionName(o, "--agent-hide"));
+  const fromCli = cmd.getOptionValueSource("agentHide") === "cli" ? (o.agentHide ?? []) : [];
+  const variable = process.env[AGENT_HIDE_ENV];
+  const fromEnv = variable === undefined || variable === "" ? [] : variable.split(":");
+  return [
+    ...new Set([
+      ...agentHidePaths(fromCli, "--agent-hide"),
+      ...agentHidePaths(fromEnv, `${AGENT_HIDE_ENV} (the environment form of --agent-hide)`),
+    ]),
+  ];
 }
 
 function runnerOptions(cmd: Command): Command {
@@ -128,7 +135,7 @@ interface ResumeWhere {
   keyOnCommandLine: boolean;
   /** The agent command to name (`--agent`): a run another process started may have no checkpoint here. */
   agent?: string;
-  /** The `--agent-hide` paths given on the command line (from the environment: the shell still has them). */
+  /** Every `--agent-hide` path, its environment form's too (a pasted resume may run in a shell without the variable). */
   agentHide?: readonly string[];
 }
 
@@ -162,7 +169,9 @@ function whereOf(
     store: o.store,
     ...(o.server ? { server: o.server } : {}),
     keyOnCommandLine: o.apiKey !== undefined && cmd.getOptionValueSource("apiKey") === "cli",
-    ...(agentHide.length > 0 && cmd.getOptionValueSource("agentHide") === "cli" ? { agentHide } : {}),
+    // every hidden path, the variable's too: the printed command may be pasted in a shell without it
+    // (probe35 V-F5: a resume there let the agent read what the variable was hiding)
+    ...(agentHide.length > 0 ? { agentHide } : {}),
   };
 }
 
