@@ -27,3 +27,17 @@ export function anchorKindName(kindHex: string): AnchorKindName | null {
   }
   return null;
 }
+
+/**
+ * Whether a digest found anchored first with `foundKind` (bytes32, any case) is anchored as `kind` wants:
+ * the one rule of it for the platform, the verifier and the indexer check (probe35 C-F2). A commitment
+ * and a pack need their own kind (SPEC 8: a squatted root can never carry `commitment_anchor`; a squatted
+ * pack hash is minted with `pack_anchor` null). A receipt takes any kind: SPEC 9's receipt anchors ask
+ * only that the hash be anchored at or before the award block, the registry is permissionless and no
+ * check ever asked who anchored a receipt, so someone else's first anchoring (a front-run of the
+ * platform's) proves the receipt existed then exactly as the platform's would; refusing it let one
+ * transaction cancel a whole prize.
+ */
+export function anchorKindServes(kind: AnchorKindName, foundKind: string): boolean {
+  return kind === "receipt" || foundKind.toLowerCase() === ANCHOR_KINDS[kind];
+}

@@ -9,6 +9,7 @@
  */
 import {
   ANCHOR_KINDS,
+  anchorKindServes,
   anchorKindName,
   anchorRegistryAbi,
   benchmarkBountyAbi,
@@ -221,16 +222,12 @@ export interface AdoptedAnchor extends AnchorEvidence {
 export type AnchorOutcome = AnchorEvidence | AdoptedAnchor | { squatted: AnchorSquat };
 
 /**
- * Whether a digest found anchored first with `foundKind` (bytes32) is anchored as `kind` wants, the one
- * rule of it (probe35 C-F2). A commitment and a pack need their own kind (SPEC 8: a squatted root can
- * never carry `commitment_anchor`; a squatted pack hash is minted with `pack_anchor` null). A receipt
- * takes any kind: SPEC 9's `receipt_anchors` asks only that the hash be anchored at or before the award
- * block, the registry is permissionless and no verifier checks who anchored a receipt, so someone
- * else's anchoring proves the receipt existed then exactly as the platform's would, and refusing it
- * let one front-running transaction cancel a whole prize.
+ * Whether a digest found anchored first with `foundKind` (bytes32) is anchored as `kind` wants:
+ * `anchorKindServes` of `@bench-bounty/contracts` (probe35 C-F2: a receipt takes any kind, a commitment
+ * and a pack their own), the rule the verifier applies too.
  */
 export function foundKindServes(kind: PlatformAnchorKind, foundKind: string): boolean {
-  return kind === "receipt" || foundKind.toLowerCase() === ANCHOR_KINDS[kind].toLowerCase();
+  return anchorKindServes(kind, foundKind);
 }
 
 /** A squat as served (answers, refusals): the kind found (its SPEC 1.2 name, else the bytes32), who, when. */

@@ -92,6 +92,9 @@ let lie: {
   awards?: Record<string, unknown>;
 };
 
+/** The receipt's first anchoring (its kind on chain and at the indexer; the indexer's kind name when it lies). */
+let receiptAnchor: { kind: "receipt" | "pack"; indexerKindName?: string } = { kind: "receipt" };
+
 let base: string;
 let closeServer: () => void;
 
@@ -131,8 +134,8 @@ beforeAll(async () => {
       if (url.pathname === `/anchors/${RECEIPT}`)
         return {
           digest: RECEIPT,
-          kindName: "receipt",
-          kind: ANCHOR_KINDS.receipt,
+          kindName: receiptAnchor.indexerKindName ?? receiptAnchor.kind,
+          kind: ANCHOR_KINDS[receiptAnchor.kind],
           blockNumber: "4000",
           txHash: "0x" + "77".repeat(32),
           anchorer: benchmark.awarder,
@@ -156,6 +159,7 @@ afterAll(() => closeServer());
 
 beforeEach(() => {
   lie = {};
+  receiptAnchor = { kind: "receipt" };
 });
 
 /** The receipts read through `readClaims`, by transaction. */
@@ -193,7 +197,7 @@ function packChain(): ChainObservation {
       logIndex: LOG_INDEX,
     },
     anchors: new Map([
-      [RECEIPT, { anchorer: benchmark.awarder, blockNumber: 4000n, kind: ANCHOR_KINDS.receipt }],
+      [RECEIPT, { anchorer: benchmark.awarder, blockNumber: 4000n, kind: ANCHOR_KINDS[receiptAnchor.kind] }],
     ]),
     readClaims: (tx: Hex) => {
       receiptsRead.push(tx);
@@ -316,5 +320,22 @@ describe("indexer_agreement compares the award deadline, the log index, the clai
   it("without the chain, an honest indexer: verified (pack only)", async () => {
     const f = await verifyIndexer(view, derived, null, { indexerUrl: base });
     expect(f.state).toBe("verified");
+  });
+});
+
+describe("a receipt anchored first by someone with another kind (probe35 C-F2, V-F6)", () => {
+  it("is its anchor at the indexer too: verified when the indexer states the chain's kind", async () => {
+    receiptAnchor = { kind: "pack" };
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    expect(f.state, f.reasons.join("\n")).toBe("verified");
+  });
+
+  it("an indexer whose kind name does not match its kind still disagrees", async () => {
+    receiptAnchor = { kind: "pack", indexerKindName: "receipt" };
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    expect(f.state).toBe("failed");
+    expect(f.reasons.join("\n")).toContain(
+      `GET /anchors/${RECEIPT}: kind is ${ANCHOR_KINDS.pack}, the pack says`,
+    );
   });
 });

@@ -4,7 +4,7 @@
  * award block) and, when the chain was read, as `anchorOf` says.
  * @packageDocumentation
  */
-import { ANCHOR_KINDS, type AnchorKindName } from "@bench-bounty/contracts";
+import { ANCHOR_KINDS, anchorKindName, anchorKindServes, type AnchorKindName } from "@bench-bounty/contracts";
 import { obj, packValueRefused, s, type Disagreements, type IndexerWalk } from "./context.js";
 
 /** Anchor routes read at once. */
@@ -85,12 +85,21 @@ async function checkAnchor(walk: IndexerWalk, c: AnchorExpectation, found: Disag
   }
   const a = obj(r.body);
   found.cmp(route, "digest", s(a.digest), c.digest);
-  // a pack naming no anchor (`optional`) may have been squatted with another kind (probe28 C-F10): the
-  // indexer's kind is then compared with the chain's only (below)
-  if (!c.optional || s(a.kindName) === c.kind) {
+  // a pack naming no anchor (`optional`) may have been squatted with another kind (probe28 C-F10), and a
+  // receipt anchored first by someone with another kind is its anchor (`anchorKindServes`, probe35 C-F2,
+  // V-F6: the pack failed `full` for good): the indexer's kind is then compared with the chain's (below),
+  // and its name with its bytes32
+  if ((!c.optional && !anchorKindServes(c.kind, s(a.kind) ?? "")) || s(a.kindName) === c.kind) {
     found.cmp(route, "kindName", s(a.kindName), c.kind);
     found.cmp(route, "kind", s(a.kind), ANCHOR_KINDS[c.kind]);
-  }
+  } else
+    found.cmp(
+      route,
+      "kindName",
+      s(a.kindName),
+      anchorKindName(s(a.kind) ?? "") ?? "unknown",
+      "its kind says",
+    );
   if (c.block !== undefined) found.cmp(route, "blockNumber", s(a.blockNumber), String(c.block));
   if (c.tx !== undefined) found.cmp(route, "txHash", s(a.txHash), c.tx);
   if (c.atOrBefore !== undefined && !(Number(s(a.blockNumber)) <= c.atOrBefore))
