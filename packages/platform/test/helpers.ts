@@ -613,9 +613,12 @@ export async function awardedTxs(dc: DevChain, bountyId: bigint, fromBlock: bigi
 /**
  * Takes a store back to the schema before migration 0012 (no `anchors.held`, no index on what a flush
  * reads, 0012 not recorded; and before 0014: no `datasets.pending_until`, 0014 not recorded; and before
- * 0015: no `accounts.network` nor its index, 0015 not recorded): {@link undoMigration0011} calls it first.
+ * 0015: no `accounts.network` nor its index, 0015 not recorded; 0016, data only, not recorded):
+ * {@link undoMigration0011} calls it first.
  */
 export async function undoMigration0012(db: QueryExecutorProvider): Promise<void> {
+  // 0016 changes data only (receipt squats cleared): not recorded, it runs again after the others
+  await sql`DELETE FROM kysely_migration WHERE name = '0016_receipt_squats_adopted'`.execute(db);
   await sql`DROP INDEX accounts_by_network`.execute(db);
   await sql`ALTER TABLE accounts DROP COLUMN network`.execute(db);
   await sql`DELETE FROM kysely_migration WHERE name = '0015_account_network'`.execute(db);
