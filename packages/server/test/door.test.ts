@@ -137,7 +137,7 @@ describe("the MCP award_evidence tool", () => {
         jsonrpc: "2.0",
         id: 1,
         method: "tools/call",
-        params: { name: "award_evidence", arguments: { slug: "s" } },
+        params: { name: "award_evidence", arguments: { slug: "s1" } },
       }),
     });
     expect(r.status).toBe(200);
@@ -149,7 +149,7 @@ describe("the MCP award_evidence tool", () => {
       answerBytes: Buffer.byteLength(text),
     };
   }
-  const url = "https://bench.example/api/v1/benchmarks/s/award-evidence";
+  const url = "https://bench.example/api/v1/benchmarks/s1/award-evidence";
 
   it("a pack of at most MCP_INLINE_PACK_BYTES is answered inline with its hash, size and door URL", async () => {
     const { result, bytesReads, doorRuns } = await toolCall(small);
