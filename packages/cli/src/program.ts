@@ -4,6 +4,7 @@
  * (`packages/server/test/fixtures/fault-serve.mjs`) builds it with fault hooks.
  */
 import type { EventEmitter } from "node:events";
+import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { environNotUtf8, type FaultHooks } from "@bench-bounty/platform";
 import { registerPlatformCommands } from "@bench-bounty/platform/cli";
@@ -26,9 +27,9 @@ export interface ProgramOptions {
  * refused naming it and both values (`refuseRepeatedOptions`).
  */
 export function buildProgram(opts: ProgramOptions = {}): Command {
-  const program = new Command("bench-bounty").description(
-    "on-chain USDC prizes for AI-agent benchmarks: publish, run, award, and verify",
-  );
+  const program = new Command("bench-bounty")
+    .description("on-chain USDC prizes for AI-agent benchmarks: publish, run, award, and verify")
+    .version(cliVersion(), "--version", "print the bench-bounty version");
   registerPlatformCommands(program, {
     remoteBackend: (server, apiKey, checkpointDir, privatePaths) =>
       new HttpRunBackend(server, apiKey, checkpointDir, privatePaths),
@@ -38,6 +39,14 @@ export function buildProgram(opts: ProgramOptions = {}): Command {
   registerVerifierCommands(program);
   // every command, `serve` included: a single-valued option given twice is refused (probe29 B-F2)
   return refuseRepeatedOptions(program);
+}
+
+/** This package's version (its `package.json`, one directory above `dist/` and `src/`). */
+function cliVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
 }
 
 /**

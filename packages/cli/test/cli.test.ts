@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seattlePublishArgs } from "@bench-bounty/platform/testing";
 import { describe, expect, it } from "vitest";
@@ -114,8 +114,9 @@ describe("run --agent-env of a value that is not UTF-8 (probe33 B-F11)", () => {
 });
 
 describe("bench-bounty CLI (composed)", () => {
-  // probe15 B-F12: printed commands said `bench-bounty ...`, not on PATH in a fresh clone
-  it("a printed command names the program as it was invoked (./bin/bench-bounty) and works when pasted", async () => {
+  // probe15 B-F12: printed commands said `bench-bounty ...`, not on PATH in a fresh clone; probe35 V-F4: they
+  // kept a relative program path and a relative --store as typed, so pasted in another directory they failed
+  it("a printed command names the program and the store absolutely and works when pasted in another directory", async () => {
     const repo = join(here, "..", "..", "..");
     const store = mkdtempSync(join(tmpdir(), "bb-cli-paste-"));
     // a chain that answers the open's genesis read only (store28 R-F1): the commitment's anchor fails
@@ -124,17 +125,37 @@ describe("bench-bounty CLI (composed)", () => {
     const env = { ...process.env, BENCH_BOUNTY_PRIVATE_KEY: `0x${"11".repeat(32)}` };
     const published = spawnSync(
       "./bin/bench-bounty",
-      [...seattlePublishArgs("paste"), "--store", store, ...chain, ...addrs],
+      [...seattlePublishArgs("paste"), "--store", relative(repo, store), ...chain, ...addrs],
       { cwd: repo, env, encoding: "utf8" },
     );
     expect(published.status, published.stderr).toBe(0);
     // the command alone on its line (probe21 B-F9 class)
     const printed = /retry it with:\n {4}(.*)$/m.exec(published.stderr)?.[1];
-    expect(printed, published.stderr).toMatch(/^\.\/bin\/bench-bounty anchor paste --store /);
-    // pasted into a shell in the clone, as printed
-    const pasted = spawnSync("sh", ["-c", `${printed} --list`], { cwd: repo, env, encoding: "utf8" });
+    expect(printed?.split(" --rpc-url ")[0], published.stderr).toBe(
+      `${resolve(repo, "bin/bench-bounty")} anchor paste --store ${store}`,
+    );
+    // pasted into a shell elsewhere, as printed
+    const elsewhere = mkdtempSync(join(tmpdir(), "bb-cli-elsewhere-"));
+    const pasted = spawnSync("sh", ["-c", `${printed} --list`], { cwd: elsewhere, env, encoding: "utf8" });
     expect(pasted.status, pasted.stderr).toBe(0);
     expect(JSON.parse(pasted.stdout).pending).toEqual([expect.objectContaining({ kind: "commitment" })]);
+  });
+
+  // probe35 V-N2: reached through a symlink (a link in ~/bin), the script looked for the build beside the link
+  it("bin/bench-bounty reached through a symlink finds its clone's build", () => {
+    const links = mkdtempSync(join(tmpdir(), "bb-cli-link-"));
+    symlinkSync(resolve(here, "..", "..", "..", "bin", "bench-bounty"), join(links, "bench-bounty"));
+    const r = spawnSync(join(links, "bench-bounty"), ["--help"], { cwd: links, encoding: "utf8" });
+    expect(r.stderr).not.toContain("not built yet");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\s+publish\b/m);
+  });
+
+  it("--version prints the package's version", () => {
+    const res = cli(["--version"]);
+    expect(res.status, res.stderr).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")) as { version: string };
+    expect(res.stdout).toBe(`${pkg.version}\n`);
   });
 
   it("lists the platform and the verifier commands", () => {

@@ -3,6 +3,7 @@
  * `--store DIR`, which alone means SQLite; pasted where `DATABASE_URL` is unset they looked for a SQLite
  * store. The printed line says `DATABASE_URL` must be set, naming the database, never the password.
  */
+import { resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { anchorRetryCommand, invokedAs, type StoreOpts } from "../src/cli/common.js";
 import { resumeCommand } from "../src/cli/run-commands.js";
@@ -48,7 +49,23 @@ describe("the printed resume of a run with --agent-hide (probe35 A-F1)", () => {
         agentHide: ["/srv/bb/service", "/srv/my keys"],
       }),
     ).toBe(
-      `${invokedAs()} resume run-1 --store s --server http://127.0.0.1:1 --agent-hide /srv/bb/service --agent-hide '/srv/my keys'`,
+      `${invokedAs()} resume run-1 --store ${resolve("s")} --server http://127.0.0.1:1 --agent-hide /srv/bb/service --agent-hide '/srv/my keys'`,
+    );
+  });
+});
+
+describe("a printed command's store (probe35 V-F4)", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("is absolute, so the command works pasted in another directory", () => {
+    vi.stubEnv("DATABASE_URL", undefined);
+    vi.stubEnv("BENCH_BOUNTY_API_KEY", undefined);
+    const absolute = resolve("./.bench-bounty");
+    expect(resumeCommand("run-1", { store: "./.bench-bounty", keyOnCommandLine: false })).toBe(
+      `${invokedAs()} resume run-1 --store ${absolute}`,
+    );
+    expect(anchorRetryCommand("bench-1", opts).split("\n")[0]).toContain(
+      ` anchor bench-1 --store ${absolute}`,
     );
   });
 });

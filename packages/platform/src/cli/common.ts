@@ -227,7 +227,7 @@ function isRegularFile(path: string): boolean {
 /**
  * How a printed command names this program, so that it works when pasted as printed, from any directory
  * (probe15 B-F12: `bench-bounty ...` is not on PATH in a fresh clone): the path it was invoked by, which
- * `./bin/bench-bounty` passes in `BENCH_BOUNTY_INVOKED_AS` (its `$0`), else the clone's
+ * `./bin/bench-bounty` passes in `BENCH_BOUNTY_INVOKED_AS` (its `$0` made absolute: probe35 V-F4), else the clone's
  * `bin/bench-bounty` by its absolute path, else (not in a clone) `node` and the script this process
  * runs, both absolute; each shell-quoted. Never `npx` with the bare name (probe35 B-F1: outside the clone npx
  * asks the public registry for a package of that name, and would run whatever holds it there with the
@@ -337,7 +337,11 @@ function storeCommand(
   // pasted command refused (probe16 B-F3), so the command drops it
   const keyless =
     command === "anchor" && process.env[API_KEY_ENV] !== undefined ? ["env", "-u", API_KEY_ENV] : [];
-  const words = [...keyless, invokedAs(), ...[command, slug, ...args, "--store", o.store].map(shellWord)];
+  const words = [
+    ...keyless,
+    invokedAs(),
+    ...[command, slug, ...args, "--store", resolve(o.store)].map(shellWord),
+  ];
   let note = "";
   // An URL that may carry a key is never a word of the command: the command reads it from
   // BENCH_BOUNTY_RPC_URL itself (`--rpc-url`'s variable), so it is not in argv, where `ps` shows it to

@@ -146,7 +146,7 @@ interface ResumeWhere {
  * `--api-key "$BENCH_BOUNTY_API_KEY"` and the next line says to set it.
  */
 export function resumeCommand(runId: string, w: ResumeWhere): string {
-  const cmd = [invokedAs(), "resume", runId, "--store", shellWord(w.store)];
+  const cmd = [invokedAs(), "resume", runId, "--store", shellWord(resolve(w.store))];
   if (w.server) cmd.push("--server", shellWord(w.server));
   if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   if (w.agent !== undefined) cmd.push("--agent", shellWord(w.agent));
