@@ -4,6 +4,7 @@
  * to sign, the key) set and well formed, the expected chain id served.
  * Chain ids, USDC addresses and explorers come from @bench-bounty/contracts.
  */
+import { isAbsolute, relative, resolve } from "node:path";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { TaskError } from "./errors";
 import { contracts } from "./packages";
@@ -141,7 +142,9 @@ function shellWord(w: string): string {
  * {@link DEFAULT_LOCAL_RPC_URL} and a `BENCH_BOUNTY_LOCAL_DEPLOYMENT` go in front (probeD2 F4: the demo's
  * chain listens on a free port, and its printed `check` line reached nothing, or another node on 8545).
  * An RPC URL that is not a bare origin (a provider's key in its userinfo, path or query) is not
- * printed: the line reads `"$LOCAL_RPC_URL"`. On Base the task needs the RPC variable set anyway.
+ * printed: the line reads `"$LOCAL_RPC_URL"`. On Base the task needs the RPC variable set anyway. Run from
+ * outside the clone (`--config`), the line starts with `cd CLONE &&` (probe35 V-F2), and a relative
+ * `BENCH_BOUNTY_LOCAL_DEPLOYMENT` is printed absolute.
  */
 export function pasteableTask(profile: NetworkProfile, task: string, args: string[]): string {
   const words = ["npx", "hardhat", task, "--network", profile.name, ...args.map(shellWord)];
@@ -159,7 +162,19 @@ export function pasteableTask(profile: NetworkProfile, task: string, args: strin
       env.push(`LOCAL_RPC_URL=${origin ?? '"$LOCAL_RPC_URL"'}`);
     }
     const book = process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT;
-    if (book !== undefined) env.push(`BENCH_BOUNTY_LOCAL_DEPLOYMENT=${shellWord(book)}`);
+    if (book !== undefined) env.push(`BENCH_BOUNTY_LOCAL_DEPLOYMENT=${shellWord(resolve(book))}`);
   }
-  return [...env, ...words].join(" ");
+  // npx finds `hardhat` and Hardhat its config from the working directory: outside the clone npx would ask
+  // the public registry for a package named `hardhat` (probe35 V-F2), so the line goes there first
+  const cd = insideProject(process.cwd()) ? [] : ["cd", shellWord(PROJECT_ROOT), "&&"];
+  return [...cd, ...env, ...words].join(" ");
+}
+
+/** The clone's root, where `hardhat.config.ts` and the `hardhat` this process runs are. */
+const PROJECT_ROOT = resolve(__dirname, "..", "..");
+
+/** Whether `dir` is the clone's root or under it. */
+function insideProject(dir: string): boolean {
+  const r = relative(PROJECT_ROOT, dir);
+  return r === "" || (!r.startsWith("..") && !isAbsolute(r));
 }
