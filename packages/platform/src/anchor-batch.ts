@@ -79,7 +79,7 @@ const REVEAL_POLL_MS = 500;
  * yet; a receipt's benchmark board shows the hash from then on, `reveal.ts`). A commitment someone else
  * anchored first with another kind is recorded as squatted (no flush sends it again) after the others
  * are recorded; a receipt so anchored is recorded anchored with that first anchoring's evidence
- * (`foundKindServes`, probe35 C-F2), the anchoring named in the operator's log (`ChainConfig.log`). Its transaction is waited for as the chain gateway bounds an anchoring
+ * (`anchorKindServes`, probe35 C-F2), the anchoring named in the operator's log (`ChainConfig.log`). Its transaction is waited for as the chain gateway bounds an anchoring
  * (`ChainGateway.anchorMany`: within `ChainConfig.anchorWaitMs`, a dropped one let go at once), so one
  * transaction the node never mines does not keep the gateway's write turn from relayed claims, the award
  * and other anchors (probe34 A-F1).

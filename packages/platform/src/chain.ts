@@ -208,7 +208,7 @@ export interface AnchorSquat {
 
 /**
  * A receipt's evidence taken from someone else's first anchoring of its digest with another kind
- * ({@link foundKindServes}): `adopted_from` names that anchoring (the kind found, who, the block) for the
+ * (`anchorKindServes` of `@bench-bounty/contracts`): `adopted_from` names that anchoring (the kind found, who, the block) for the
  * operator's log.
  */
 export interface AdoptedAnchor extends AnchorEvidence {
@@ -220,15 +220,6 @@ export interface AdoptedAnchor extends AnchorEvidence {
  * squat that keeps it from being anchored.
  */
 export type AnchorOutcome = AnchorEvidence | AdoptedAnchor | { squatted: AnchorSquat };
-
-/**
- * Whether a digest found anchored first with `foundKind` (bytes32) is anchored as `kind` wants:
- * `anchorKindServes` of `@bench-bounty/contracts` (probe35 C-F2: a receipt takes any kind, a commitment
- * and a pack their own), the rule the verifier applies too.
- */
-export function foundKindServes(kind: PlatformAnchorKind, foundKind: string): boolean {
-  return anchorKindServes(kind, foundKind);
-}
 
 /** A squat as served (answers, refusals): the kind found (its SPEC 1.2 name, else the bytes32), who, when. */
 export interface SquatFacts {
@@ -625,7 +616,7 @@ export class ChainGateway {
 
   /**
    * Anchors one digest with `AnchorRegistry.anchor(digest, kind)`, or returns the evidence of its
-   * existing anchoring with that kind (for a receipt, with any kind: {@link foundKindServes}).
+   * existing anchoring with that kind (for a receipt, with any kind: `anchorKindServes` of `@bench-bounty/contracts`).
    * @param wait how long it waits for its transaction ({@link AnchorWait}; default viem's 180 s)
    * @throws PlatformError `anchor_squatted` (details: digest, the kind found, the anchorer, the block)
    *   when someone else anchored it first with another kind (never for a receipt); `chain_error` when the transaction reverts
@@ -643,7 +634,7 @@ export class ChainGateway {
    * crash, or a stranger anchoring the same digest: the registry keeps the first anchoring and its
    * kind, SPEC 1.2); one anchored with another kind cannot be anchored again and is returned as
    * `{ squatted }` (probe14 D3-F8), never adopted, except a receipt, whose evidence is that first
-   * anchoring ({@link foundKindServes}, {@link AdoptedAnchor}: probe35 C-F2). Every wait for a transaction (this account's pending
+   * anchoring (`anchorKindServes` of `@bench-bounty/contracts`, {@link AdoptedAnchor}: probe35 C-F2). Every wait for a transaction (this account's pending
    * anchoring of the digests, then its own send) ends by `wait.until` and is told to `wait.onWaiting`;
    * without `wait`, {@link ChainConfig.anchorWaitMs} (default {@link DEFAULT_ANCHOR_WAIT_MS}) after this
    * call's turn began. The wait is inside the gateway's one write turn, so it is what bounds how long one
@@ -681,15 +672,7 @@ export class ChainGateway {
     wait: AnchorWait,
   ): Promise<AnchorOutcome[]> {
     const out = new Map<string, AnchorOutcome>();
-    const lookUp = async (ds: Hex[]): Promise<Hex[]> => {
-      const missing: Hex[] = [];
-      for (const d of ds) {
-        const existing = await this.findAnchor(d);
-        if (!existing) missing.push(d);
-        else out.set(d, this.outcomeOf(existing, kind));
-      }
-      return missing;
-    };
+    const lookUp = (ds: Hex[]): Promise<Hex[]> => this.lookUpAnchors(ds, kind, out);
     let todo = await lookUp([...new Set(digests.map(lower))] as Hex[]);
     // this account's own anchoring of them may wait in the pool (sent by a process killed while it waited,
     // or by another process on the store): waited for, then looked up again, never sent twice (probe29
@@ -704,7 +687,7 @@ export class ChainGateway {
         await this.sendAnchors(todo, kind, wait, out);
         todo = [];
       } catch (e) {
-        todo = await this.anchoredMeanwhile(e, todo, kind, out);
+        todo = await this.anchoredMeanwhile(e, todo, kind, out, wait);
         if (todo.length > 0 && tries >= ANCHOR_SEND_TRIES) throw e;
       }
     }
@@ -825,7 +808,7 @@ export class ChainGateway {
 
   /**
    * The outcome of a digest found anchored: its evidence with `kind`; a receipt's evidence adopted from
-   * another kind's anchoring ({@link foundKindServes}, {@link AdoptedAnchor}); else the squat.
+   * another kind's anchoring (`anchorKindServes` of `@bench-bounty/contracts`, {@link AdoptedAnchor}); else the squat.
    */
   private outcomeOf(
     found: { evidence: AnchorEvidence; kind: Hex; anchorer: Address },
@@ -838,7 +821,7 @@ export class ChainGateway {
       anchorer: lower(found.anchorer) as Address,
       anchor_block: found.evidence.anchor_block,
     };
-    if (foundKindServes(kind, found.kind)) return { ...found.evidence, adopted_from: squat };
+    if (anchorKindServes(kind, found.kind)) return { ...found.evidence, adopted_from: squat };
     return { squatted: squat };
   }
 
@@ -846,40 +829,70 @@ export class ChainGateway {
    * After a failed anchor send: another process on the store (`serve`'s batch beside a CLI command), or a
    * stranger front-running the send from the pool, may have anchored some of the digests between the
    * lookup and the send, and the send reverted (`AlreadyAnchored`). Looks them up again and records in
-   * `out` the outcome of each one found anchored.
+   * `out` the outcome of each one found anchored. When none is, but the registry's pending state holds an
+   * anchoring of some (the send's gas estimate ran in the pending block, where a stranger's anchoring still
+   * waits in the pool: probe35 V-F3), that transaction is waited for (looked up every
+   * {@link STOP_CHECK_MS}, until `wait.until` or `wait.stop`) and they are looked up again.
    * @returns the digests still not anchored (to be sent again)
    * @throws `e` again when it is not a `chain_error`, when the chain cannot be read, or when none of them
-   *   was anchored meanwhile (the failure is not explained by it)
+   *   was anchored meanwhile (the failure is not explained by it, or the pending anchoring was not mined in time)
    */
   private async anchoredMeanwhile(
     e: unknown,
     digests: Hex[],
     kind: PlatformAnchorKind,
     out: Map<string, AnchorOutcome>,
+    wait: AnchorWait,
   ): Promise<Hex[]> {
     if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
-    const missing: Hex[] = [];
-    for (const d of digests) {
-      let existing: Awaited<ReturnType<ChainGateway["findAnchor"]>>;
-      try {
-        existing = await this.findAnchor(d);
-      } catch {
-        throw e; // the chain cannot be read either: the send's own error says why
-      }
-      if (existing === null) missing.push(d);
-      else out.set(d, this.outcomeOf(existing, kind));
+    const lookUp = () => this.lookUpAnchors(digests, kind, out).catch(() => Promise.reject(e)); // the send's error says why
+    let missing = await lookUp();
+    if (missing.length < digests.length) return missing;
+    const pendingBlocks = await this.anchorBlocks(digests, "pending").catch(() => Promise.reject(e));
+    if (pendingBlocks.every((a) => a.block === 0)) throw e;
+    while (missing.length === digests.length && Date.now() < wait.until && wait.stop?.aborted !== true) {
+      await new Promise((r) => setTimeout(r, Math.min(STOP_CHECK_MS, Math.max(1, wait.until - Date.now()))));
+      missing = await lookUp();
     }
     if (missing.length === digests.length) throw e;
     return missing;
   }
 
   /**
+   * Looks up the anchoring of each of `digests` ({@link findAnchor}, {@link ANCHOR_READS_IN_FLIGHT} at a
+   * time) and records in `out` the outcome of each one found ({@link outcomeOf}).
+   * @returns the digests never anchored, in input order
+   * @throws PlatformError `chain_error`
+   */
+  private async lookUpAnchors(
+    digests: Hex[],
+    kind: PlatformAnchorKind,
+    out: Map<string, AnchorOutcome>,
+  ): Promise<Hex[]> {
+    const missing: Hex[] = [];
+    for (let i = 0; i < digests.length; i += ANCHOR_READS_IN_FLIGHT) {
+      const slice = digests.slice(i, i + ANCHOR_READS_IN_FLIGHT);
+      const found = await Promise.all(slice.map((d) => this.findAnchor(d)));
+      slice.forEach((d, j) => {
+        const existing = found[j]!;
+        if (existing === null) missing.push(d);
+        else out.set(d, this.outcomeOf(existing, kind));
+      });
+    }
+    return missing;
+  }
+
+  /**
    * The registry's `anchorOf` block of each digest (0 when the chain holds no anchoring of it: never
-   * anchored, or dropped by a reorg) and its kind, in input order. Read {@link ANCHOR_READS_IN_FLIGHT}
+   * anchored, or dropped by a reorg) and its kind, in input order, in the latest block's state (or, with
+   * `blockTag` `pending`, the node's pending block's). Read {@link ANCHOR_READS_IN_FLIGHT}
    * at a time, so thousands of digests cost that many requests in flight, not thousands at once.
    * @throws PlatformError `chain_error`
    */
-  async anchorBlocks(digests: readonly Hex[]): Promise<{ block: number; kind: Hex }[]> {
+  async anchorBlocks(
+    digests: readonly Hex[],
+    blockTag: "latest" | "pending" = "latest",
+  ): Promise<{ block: number; kind: Hex }[]> {
     const registry = this.config.contracts.anchorRegistry;
     const out: { block: number; kind: Hex }[] = [];
     for (let i = 0; i < digests.length; i += ANCHOR_READS_IN_FLIGHT) {
@@ -892,6 +905,7 @@ export class ChainGateway {
               abi: anchorRegistryAbi,
               functionName: "anchorOf",
               args: [digest],
+              blockTag,
             }),
           ),
         ),

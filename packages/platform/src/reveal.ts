@@ -24,7 +24,7 @@ import type { Tables } from "./store.js";
 /**
  * Where a digest's anchor stands: `anchored` (recorded), `pending` (recorded as pending: withheld),
  * `squatted` (a commitment root pending forever: someone else anchored it first with another kind,
- * `anchors.squat_json`; withheld; a receipt so anchored is `anchored`, `foundKindServes`), `off_chain` (no `anchors` row: a store without a chain; shown as it is).
+ * `anchors.squat_json`; withheld; a receipt so anchored is `anchored`, `anchorKindServes`), `off_chain` (no `anchors` row: a store without a chain; shown as it is).
  */
 export type AnchorState = "anchored" | "pending" | "squatted" | "off_chain";
 

@@ -288,4 +288,55 @@ describe("a stranger front-runs a receipt's anchor with another kind (probe35 C-
       await platform.close();
     }
   });
+
+  it("a stranger's anchoring still in the pool makes the send's gas estimate revert: the gateway waits for it, takes it and sends the rest, never 'reverted' (probe35 V-F3)", async () => {
+    const dc = devChain();
+    const { now: chainNow, clock } = await chainClock(dc);
+    const platform = await openAt({
+      ...(await freshStoreLocation()),
+      clock: clock.now,
+      chain: chainConfig(dc, 8),
+      anchorBatching: { flushMs: 3_600_000, revealWaitMs: 0 },
+    });
+    try {
+      const { slug } = await lockedWithAWinner(platform, dc, chainNow, clock, "pool");
+      await runWrong(platform, slug, "bob", clock);
+      const pending = (await platform.real.pendingAnchors(slug)).filter((a) => a.kind === "receipt");
+      expect(pending.length).toBe(2);
+      const squatted = pending[0]!.digest as Hex;
+      await rpc(dc, "evm_setAutomine", [false]);
+      let strangerTx: Hash;
+      let anchoring: Promise<unknown>;
+      try {
+        // the stranger's anchoring waits in the pool, unmined, before the platform sends
+        strangerTx = await dc.wallet(19).sendTransaction({
+          to: dc.contracts.anchorRegistry,
+          data: encodeFunctionData({
+            abi: anchorRegistryAbi,
+            functionName: "anchor",
+            args: [squatted, ANCHOR_KINDS.pack],
+          }),
+          gas: 200_000n,
+        });
+        anchoring = platform.real.anchorPendingReceipts(slug).then(
+          (v) => v,
+          (e: unknown) => e,
+        );
+        // the platform's send is refused at its gas estimate; the stranger's is mined a moment later
+        await new Promise((r) => setTimeout(r, 1_500));
+        await rpc(dc, "evm_mine");
+      } finally {
+        await rpc(dc, "evm_setAutomine", [true]);
+      }
+      const result = await anchoring;
+      expect(result).not.toBeInstanceOf(Error);
+      expect(await platform.real.pendingAnchors(slug)).toEqual([]);
+      expect(await anchorOf(platform.ctx, squatted)).toMatchObject({ tx_hash: strangerTx });
+      const other = await anchorOf(platform.ctx, pending[1]!.digest as Hex);
+      expect(other).not.toBeNull();
+      expect(other!.tx_hash).not.toBe(strangerTx);
+    } finally {
+      await platform.close();
+    }
+  });
 });

@@ -4,9 +4,10 @@
  * records an anchor at its first block), and a pack naming it would fail `commitment_anchor` or
  * `receipt_anchors` for good while the prize is paid.
  */
+import { anchorKindServes } from "@bench-bounty/contracts";
 import type { Hex } from "@bench-bounty/evidence";
 import { anchorDigests, DEFAULT_ANCHOR_BATCH } from "../anchor-batch.js";
-import { foundKindServes, type AnchorEvidence } from "../chain.js";
+import type { AnchorEvidence } from "../chain.js";
 import type { PlatformContext } from "../context.js";
 import { getBenchmark } from "../publish.js";
 import { anchorOf, listRuns } from "../runs.js";
@@ -25,7 +26,7 @@ import { chainOf } from "./state.js";
  * @throws PlatformError `chain_error` (a read or a re-anchor failed: nothing sent of the award),
  *   `anchor_squatted` (someone else anchored a dropped commitment first with another kind: the award
  *   is refused, the squat recorded; a receipt so anchored takes that anchoring as its evidence,
- *   `foundKindServes`)
+ *   `anchorKindServes`)
  */
 export async function reanchorWhatTheChainLost(ctx: PlatformContext, slug: string): Promise<Hex[]> {
   const chain = chainOf(ctx);
@@ -41,7 +42,7 @@ export async function reanchorWhatTheChainLost(ctx: PlatformContext, slug: strin
   const onChain = await chain.anchorBlocks(digests);
   const lost = (i: number, kind: "commitment" | "receipt"): boolean =>
     onChain[i]!.block === 0 ||
-    !foundKindServes(kind, onChain[i]!.kind) ||
+    !anchorKindServes(kind, onChain[i]!.kind) ||
     onChain[i]!.block !== recorded[i]?.anchor_block;
   const log = chain.config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const redone: Hex[] = [];

@@ -99,7 +99,7 @@ export async function prepareAward(
     const runs = await mintRunsToPrepare(ctx, slug, t);
     for (const r of await listRuns(ctx, slug, undefined, t)) {
       // never squatted: a receipt anchored first with another kind is recorded anchored with that
-      // anchoring (`foundKindServes`, probe35 C-F2), so one front-run cannot cancel the award
+      // anchoring (`anchorKindServes`, probe35 C-F2), so one front-run cannot cancel the award
       if (r.status === "finalized" && !(await anchorOf(ctx, r.receipt_hash!, t))) {
         throw new PlatformError("award_not_allowed", `the receipt of run ${r.run_id} is not anchored yet`, {
           run_id: r.run_id,

@@ -64,7 +64,7 @@ export interface FinalizeResult {
   receipt_anchor: AnchorEvidence | null;
   /**
    * `anchored` (by the platform's anchoring, or by someone else's first anchoring of the hash with
-   * another kind: `foundKindServes`, probe35 C-F2), `pending` (batched or failed: `anchor` retries it),
+   * another kind: `anchorKindServes`, probe35 C-F2), `pending` (batched or failed: `anchor` retries it),
    * or `off_chain`; never `squatted` (a commitment's state).
    */
   receipt_anchor_status: AnchorState;
@@ -206,7 +206,7 @@ export async function finalizeRun(
       anchor = sent?.[0] ?? null;
     } catch (e) {
       // A chain failure leaves the anchor pending (reported here; `anchor` and the award retry it). A
-      // receipt anchored first with another kind is recorded anchored (`foundKindServes`); the
+      // receipt anchored first with another kind is recorded anchored (`anchorKindServes`); the
       // `anchor_squatted` of a batch with a squatted commitment is reported the same way.
       if (!(e instanceof PlatformError && (e.code === "chain_error" || e.code === "anchor_squatted")))
         throw e;

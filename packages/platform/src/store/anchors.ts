@@ -225,7 +225,7 @@ export class AnchorsTable extends TableModule {
   }
 
   /**
-   * Records that a pending digest (a commitment: a receipt so found is anchored, `foundKindServes`,
+   * Records that a pending digest (a commitment: a receipt so found is anchored, `anchorKindServes`,
    * probe35 C-F2) was found anchored on-chain with another kind by someone else (probe14 D3-F8): it stays pending, but no flush sends it again (the registry keeps the first
    * anchoring forever) and the award names it.
    */

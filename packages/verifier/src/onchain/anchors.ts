@@ -14,7 +14,7 @@
  *   anchor of the awarder found anyway verifies, none found is `unverified`.
  * @packageDocumentation
  */
-import { ANCHOR_KINDS, anchorKindName, anchorRegistryAbi } from "@bench-bounty/contracts";
+import { ANCHOR_KINDS, anchorKindName, anchorKindServes, anchorRegistryAbi } from "@bench-bounty/contracts";
 import type { Address, Hex } from "viem";
 import { sameHex } from "../compare.js";
 import { fact, factFrom, type Fact } from "../facts.js";
@@ -131,10 +131,13 @@ async function receiptAnchors(walk: ChainWalk, registry: Address): Promise<Fact>
     else if (a.blockNumber === 0n) problems.push(`receipt ${h}: not anchored on ${registry}`);
     else if (a.blockNumber > awardBlock)
       problems.push(`receipt ${h}: anchored in block ${a.blockNumber}, after the award block ${awardBlock}`);
+    // the kind rule of every reader (`anchorKindServes`): anchored first by someone with another kind (a
+    // front-run of the platform's anchor), it still proves the receipt existed by then, all SPEC 9 asks
+    // (probe35 C-F2)
+    else if (!anchorKindServes("receipt", a.kind))
+      problems.push(`receipt ${h}: ${describeAnchor(a)}, which does not anchor a receipt`);
     else {
       ok++;
-      // anchored first by someone with another kind (a front-run of the platform's anchor): it still
-      // proves the receipt existed by then, all SPEC 9 asks (probe35 C-F2)
       if (a.kind !== ANCHOR_KINDS.receipt)
         otherKind.push(`receipt ${h} ${describeAnchor(a)} by ${a.anchorer}`);
     }
