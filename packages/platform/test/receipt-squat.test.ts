@@ -126,6 +126,28 @@ async function runWrong(
   return done.finalized!.run_id;
 }
 
+/**
+ * A store that batches receipt anchors (never flushed by itself) with alice's and bob's runs of a locked
+ * benchmark finalized: their two receipt anchors pending.
+ */
+async function twoReceiptsPending(
+  dc: DevChain,
+  tag: string,
+): Promise<{ platform: Harness; slug: string; pending: { digest: string }[] }> {
+  const { now: chainNow, clock } = await chainClock(dc);
+  const platform = await openAt({
+    ...(await freshStoreLocation()),
+    clock: clock.now,
+    chain: chainConfig(dc, 8),
+    anchorBatching: { flushMs: 3_600_000, revealWaitMs: 0 },
+  });
+  const { slug } = await lockedWithAWinner(platform, dc, chainNow, clock, tag);
+  await runWrong(platform, slug, "bob", clock);
+  const pending = (await platform.real.pendingAnchors(slug)).filter((a) => a.kind === "receipt");
+  expect(pending.length).toBe(2);
+  return { platform, slug, pending };
+}
+
 describe("a stranger front-runs a receipt's anchor with another kind (probe35 C-F2)", () => {
   it("the receipt is anchored by that anchoring, the award is paid, and receipt_anchors verifies naming the squat", async () => {
     const dc = devChain();
@@ -243,18 +265,8 @@ describe("a stranger front-runs a receipt's anchor with another kind (probe35 C-
 
   it("a batch's anchorMany front-run for one of its digests reverts: the gateway takes that one's anchoring and sends the rest again, never a bare 'reverted' (probe35 C-N1)", async () => {
     const dc = devChain();
-    const { now: chainNow, clock } = await chainClock(dc);
-    const platform = await openAt({
-      ...(await freshStoreLocation()),
-      clock: clock.now,
-      chain: chainConfig(dc, 8),
-      anchorBatching: { flushMs: 3_600_000, revealWaitMs: 0 },
-    });
+    const { platform, slug, pending } = await twoReceiptsPending(dc, "batch");
     try {
-      const { slug } = await lockedWithAWinner(platform, dc, chainNow, clock, "batch");
-      await runWrong(platform, slug, "bob", clock);
-      const pending = (await platform.real.pendingAnchors(slug)).filter((a) => a.kind === "receipt");
-      expect(pending.length).toBe(2);
       await rpc(dc, "evm_setAutomine", [false]);
       let fr: Awaited<ReturnType<typeof frontRunNextAnchor>>;
       let anchoring: Promise<unknown>;
@@ -291,18 +303,8 @@ describe("a stranger front-runs a receipt's anchor with another kind (probe35 C-
 
   it("a stranger's anchoring still in the pool makes the send's gas estimate revert: the gateway waits for it, takes it and sends the rest, never 'reverted' (probe35 V-F3)", async () => {
     const dc = devChain();
-    const { now: chainNow, clock } = await chainClock(dc);
-    const platform = await openAt({
-      ...(await freshStoreLocation()),
-      clock: clock.now,
-      chain: chainConfig(dc, 8),
-      anchorBatching: { flushMs: 3_600_000, revealWaitMs: 0 },
-    });
+    const { platform, slug, pending } = await twoReceiptsPending(dc, "pool");
     try {
-      const { slug } = await lockedWithAWinner(platform, dc, chainNow, clock, "pool");
-      await runWrong(platform, slug, "bob", clock);
-      const pending = (await platform.real.pendingAnchors(slug)).filter((a) => a.kind === "receipt");
-      expect(pending.length).toBe(2);
       const squatted = pending[0]!.digest as Hex;
       await rpc(dc, "evm_setAutomine", [false]);
       let strangerTx: Hash;

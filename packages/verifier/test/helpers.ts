@@ -7,6 +7,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import {
   canonicalJson,
   packHash,
@@ -177,4 +178,39 @@ export async function startJsonProxy(
     });
   });
   return listenOnLoopback(server);
+}
+
+/**
+ * A stub indexer on loopback: every GET is answered with `answer(url)`'s status and JSON body, as an
+ * honest, lying or broken indexer would answer ({@link found} for a body or a 404).
+ */
+export async function startStubIndexer(
+  answer: (url: URL) => { status: number; body: unknown },
+): Promise<RpcProxy> {
+  const { createServer } = await import("node:http");
+  const server = createServer((req, res) => {
+    const { status, body } = answer(new URL(req.url ?? "/", "http://x"));
+    res.statusCode = status;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(body));
+  });
+  return listenOnLoopback(server);
+}
+
+/** A stub indexer's answer: `body` (200), or, for null, the indexer's 404 `not_found`. */
+export function found(body: unknown): { status: number; body: unknown } {
+  return body === null ? { status: 404, body: { error: { code: "not_found" } } } : { status: 200, body };
+}
+
+/**
+ * Starts a stub indexer ({@link startStubIndexer}) before the file's tests and closes it after them.
+ * @returns its origin (`http://127.0.0.1:PORT`), read once the tests run
+ */
+export function useStubIndexer(answer: (url: URL) => { status: number; body: unknown }): () => string {
+  let stub: RpcProxy | undefined;
+  beforeAll(async () => {
+    stub = await startStubIndexer(answer);
+  });
+  afterAll(() => stub?.close());
+  return () => stub!.origin;
 }

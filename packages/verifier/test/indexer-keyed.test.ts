@@ -8,9 +8,7 @@
  * unobserved: `indexer_agreement` is `unverified` (or `failed` when something else disagrees), never an
  * exception that hides every other fact. (probe16 B-F6's paging, and its cursor checks, are gone with it.)
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isVerifierInputError } from "../src/errors.js";
 import { Disagreements, indexerGetter, notTheIndexer, type IndexerWalk } from "../src/indexer/context.js";
 import { creditAgreement } from "../src/indexer/credits.js";
@@ -19,6 +17,7 @@ import type { OfflineDerived } from "../src/offline/index.js";
 import type { ChainObservation } from "../src/onchain/index.js";
 import type { PackView } from "../src/pack.js";
 import { AMOUNT, BOUNTY, POOL, WINNER, benchmark, view } from "./fixtures/one-winner-view.js";
+import { useStubIndexer } from "./helpers.js";
 
 const STRANGER = "0x" + "77".repeat(20);
 /** Another token (a JUNK token on the same chain) and a burn address, as a lying indexer names them. */
@@ -65,9 +64,7 @@ const credits = awards.map((a) => ({
   places: [1],
 }));
 
-let base: string;
 const requests: string[] = [];
-let closeServer: () => void;
 
 /**
  * The indexer's REST answers for `mode`: "current" (this indexer: `bounty` filters, pages of `limit`),
@@ -264,34 +261,20 @@ function answer(mode: string, url: URL): { status: number; body: unknown } {
   };
 }
 
-beforeAll(async () => {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    requests.push(url.pathname + url.search);
-    const [, mode] = url.pathname.split("/");
-    const { status, body } = answer(mode!, url);
-    res.statusCode = status;
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closeServer = () => {
-    server.closeAllConnections();
-    server.close();
-  };
+const indexerBase = useStubIndexer((url) => {
+  requests.push(url.pathname + url.search);
+  const [, mode] = url.pathname.split("/");
+  return answer(mode!, url);
 });
 
-afterAll(() => closeServer());
-
 function walkOf(mode: string, winners = view.winners): IndexerWalk {
-  const url = `${base}/${mode}/`;
+  const url = `${indexerBase()}/${mode}/`;
   return {
     view: { ...view, winners } as PackView,
     derived,
     chain: null,
     onProgress: undefined,
-    target: `indexer ${base}`,
+    target: `indexer ${indexerBase()}`,
     get: indexerGetter(url, 5_000, 1 << 20),
     notTheIndexer: (route, why) => notTheIndexer(url, route, why),
     claims: { credits: null, head: null, deferred: [], claimTxs: [] },
@@ -312,7 +295,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
   });
 
   it("the whole cross-check of that winner's pack is verified", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/current/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/current/` });
     expect(f).toEqual({
       state: "verified",
       reasons: [
@@ -354,7 +337,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
   });
 
   it("winner records and a credit record naming another token, or another account, are disagreements (probe29 C-F2)", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/token-lies/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/token-lies/` });
     expect(f.state).toBe("failed");
     const credits = `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}`;
     for (const reason of [
@@ -367,14 +350,16 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
   });
 
   it("a /bounties/:id answer of another bounty, its winners of that bounty, is a disagreement (probe29 C-F2)", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/other-bounty/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/other-bounty/` });
     expect(f.state).toBe("failed");
     expect(f.reasons).toContain(`GET /bounties/${BOUNTY}: bounty.id is 2, the pack says ${BOUNTY}`);
     expect(f.reasons).toContain(`GET /bounties/${BOUNTY}: winners[0].bountyId is 2, the pack says ${BOUNTY}`);
   });
 
   it("the bounty's credit records as the pack implies them: an extra account or another amount is a disagreement", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/bounty-credits-lie/` });
+    const f = await verifyIndexer(view, derived, null, {
+      indexerUrl: `${indexerBase()}/bounty-credits-lie/`,
+    });
     expect(f.state).toBe("failed");
     const route = `GET /bounties/${BOUNTY}`;
     expect(f.reasons).toEqual([
@@ -386,7 +371,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
   });
 
   it("the current indexer's answers, every stated field as the pack says: verified", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/current/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/current/` });
     expect([f.state, f.reasons]).toEqual(["verified", [expect.stringMatching(/^the indexer agrees/)]]);
   });
 
@@ -403,7 +388,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
 
   it("an indexer older than the keyed read: indexer_agreement is unverified naming what was not checked, not an exception", async () => {
     requests.length = 0;
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/old/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/old/` });
     expect(f.state).toBe("unverified");
     expect(f.reasons).toEqual([
       `GET /awards?winner=${WINNER}&bounty=${BOUNTY}: the indexer refuses the parameter bounty (http 400: an indexer older than this verifier, without the keyed read): ${WINNER}'s award history could not be checked`,
@@ -415,7 +400,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
   });
 
   it("an older indexer that also disagrees: failed, the disagreement first, the unobserved parts listed", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/old/?x=1` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/old/?x=1` });
     expect(f.state).toBe("failed");
     expect(f.reasons[0]).toBe(`GET /bounties/${BOUNTY}: bounty.pool is 1, the pack says ${POOL}`);
     expect(f.reasons.slice(1).every((r) => r.includes("refuses the parameter bounty"))).toBe(true);
@@ -423,7 +408,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
   });
 
   it("a refusal of a path parameter taken from the pack names the pack's field, not the URL (probe29 C-F3)", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/refuses-address/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/refuses-address/` });
     expect(f.state).toBe("unverified");
     expect(f.reasons[0]).toBe(
       `GET /accounts/${WINNER}/credits?bounty=${BOUNTY}: the indexer refuses $.winners[0].withdrawal_address as its parameter address (http 400 invalid_parameter): not compared`,
@@ -444,7 +429,7 @@ describe("a winner's award and credit are read by the bounty's key (probe27 C-F8
 
 describe("a disagreement shows a value that is not plain quoted (probe29 B-F5)", () => {
   it("an indexer value with a leading space reads as a JSON string, not as the pack's number", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/spaces/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/spaces/` });
     expect(f.state).toBe("failed");
     expect(f.reasons).toContain(
       `GET /bounties/${BOUNTY}: bounty.closesAt is " ${benchmark.closes_at}", the pack says ${benchmark.closes_at}`,
@@ -472,7 +457,7 @@ describe("a disagreement shows a value that is not plain quoted (probe29 B-F5)",
 
 describe("an honest indexer that has not read the award block yet (probe29 C-F7)", () => {
   it("its head below $.benchmark.award_block: unverified, naming the head and the block, not failed", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/lagging/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/lagging/` });
     expect(f.state).toBe("unverified");
     expect(f.reasons[0]).toBe(
       `the indexer has indexed chain 8453 up to block 4999 (GET /status), the award is in block 5000 ($.benchmark.award_block): it has not read it yet, so its answers are not compared (11 differ from the pack, listed below)`,
@@ -481,13 +466,13 @@ describe("an honest indexer that has not read the award block yet (probe29 C-F7)
   });
 
   it("the same answers from an indexer whose head is at the award block: failed", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/lagging-caught-up/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/lagging-caught-up/` });
     expect(f.state).toBe("failed");
     expect(f.reasons[0]).toBe(`GET /bounties/${BOUNTY}: bounty.status is funded, the pack says awarded`);
   });
 
   it("an indexer without /status (404): failed, as before", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/lagging-no-status/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/lagging-no-status/` });
     expect(f.state).toBe("failed");
     expect(f.reasons[0]).toBe(`GET /bounties/${BOUNTY}: bounty.status is funded, the pack says awarded`);
   });
@@ -524,7 +509,7 @@ describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 
   }
 
   it("a reclaim on the indexer's Awarded bounty (its fields, its record) is a disagreement, with or without --rpc", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${base}/reclaimed-too/` });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/reclaimed-too/` });
     expect(f.state).toBe("failed");
     const route = `GET /bounties/${BOUNTY}`;
     expect(f.reasons).toEqual([
@@ -539,7 +524,7 @@ describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 
   it("claimed on chain (creditOf 0 at block 6000), outstanding at the indexer whose head is 6000: failed", async () => {
     const requested: string[][] = [];
     const f = await verifyIndexer(view, derived, chain(0n, requested), {
-      indexerUrl: `${base}/claims-6000-unclaimed/`,
+      indexerUrl: `${indexerBase()}/claims-6000-unclaimed/`,
     });
     expect(f.state).toBe("failed");
     const says = `creditOf(${BOUNTY}, ${WINNER}) at block 6000 says`;
@@ -557,7 +542,9 @@ describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 
   });
 
   it("the same indexer with its head before block 6000: unverified (the claim may be after its head)", async () => {
-    const f = await verifyIndexer(view, derived, chain(0n), { indexerUrl: `${base}/claims-5999-unclaimed/` });
+    const f = await verifyIndexer(view, derived, chain(0n), {
+      indexerUrl: `${indexerBase()}/claims-5999-unclaimed/`,
+    });
     expect(f.state).toBe("unverified");
     expect(f.reasons[0]).toBe(
       `GET /bounties/${BOUNTY}: winners[0].outstanding is ${AMOUNT}, creditOf(${BOUNTY}, ${WINNER}) is 0 at block 6000 and the indexer has indexed up to block 5999: a claim after its head is not a disagreement`,
@@ -566,7 +553,7 @@ describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 
 
   it("claimed at the indexer, outstanding on chain at block 6000, its head 6000: failed", async () => {
     const f = await verifyIndexer(view, derived, chain(AMOUNT), {
-      indexerUrl: `${base}/claims-6000-claimed/`,
+      indexerUrl: `${indexerBase()}/claims-6000-claimed/`,
     });
     expect(f.state).toBe("failed");
     expect(f.reasons).toContain(
@@ -576,7 +563,7 @@ describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 
 
   it("claimed at the indexer whose head is past block 6000: unverified (a claim after block 6000)", async () => {
     const f = await verifyIndexer(view, derived, chain(AMOUNT), {
-      indexerUrl: `${base}/claims-6001-claimed/`,
+      indexerUrl: `${indexerBase()}/claims-6001-claimed/`,
     });
     expect(f.state).toBe("unverified");
   });
@@ -587,7 +574,9 @@ describe("an Awarded bounty's reclaim, and the claims against creditOf (probe29 
       [AMOUNT, "claims-6000-unclaimed"],
       [AMOUNT, "claims-5000-unclaimed"],
     ] as const) {
-      const f = await verifyIndexer(view, derived, chain(credit), { indexerUrl: `${base}/${mode}/` });
+      const f = await verifyIndexer(view, derived, chain(credit), {
+        indexerUrl: `${indexerBase()}/${mode}/`,
+      });
       expect([mode, f.state, f.reasons]).toEqual([
         mode,
         "verified",

@@ -5,15 +5,14 @@
  * tell (getBounty's award deadline, the Awarded log's index, the sum of the credits' claimed amounts, the
  * claim transaction's receipt), and a value of the wrong type is a disagreement even without the chain.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { ANCHOR_KINDS, BountyStatus, type BountyRecord } from "@bench-bounty/contracts";
 import type { Hex } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { verifyIndexer } from "../src/indexer/index.js";
 import type { OfflineDerived } from "../src/offline/index.js";
 import type { ChainObservation, ClaimedLog } from "../src/onchain/context.js";
 import { AMOUNT, POOL, WINNER, benchmark, view } from "./fixtures/one-winner-view.js";
+import { found, useStubIndexer } from "./helpers.js";
 
 const RECEIPT = "0x" + "ab".repeat(32);
 const derived = {
@@ -95,67 +94,50 @@ let lie: {
 /** The receipt's first anchoring (its kind on chain and at the indexer; the indexer's kind name when it lies). */
 let receiptAnchor: { kind: "receipt" | "pack"; indexerKindName?: string } = { kind: "receipt" };
 
-let base: string;
-let closeServer: () => void;
-
-beforeAll(async () => {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    const bodyOf = (): unknown => {
-      if (url.pathname === "/bounties/7")
-        return {
-          bounty: {
-            ...award(),
-            id: "7",
-            status: "Awarded",
-            leafCount: "12",
-            closesAt: String(benchmark.closes_at),
-            awardDeadline: String(AWARD_DEADLINE),
-            thresholdBps: 0,
-            splitsBps: [10000],
-            claimedTotal: String(AMOUNT),
-            ...lie.bounty,
-          },
-          winners: [
-            { ...winner(), bountyId: "7", token: benchmark.token, awardedLogIndex: LOG_INDEX, ...lie.winner },
-          ],
-          credits: credits(),
-          claims: [],
-          reclaim: null,
-          anomalies: [],
-        };
-      if (url.pathname === "/awards")
-        return {
-          items: [{ ...award(), ...lie.awards, winners: [{ ...winner(), ...lie.awardsWinner }] }],
-          nextCursor: null,
-        };
-      if (url.pathname === `/accounts/${WINNER}/credits`)
-        return { account: WINNER, totals: [], credits: [credits()[0]], nextCursor: null };
-      if (url.pathname === `/anchors/${RECEIPT}`)
-        return {
-          digest: RECEIPT,
-          kindName: receiptAnchor.indexerKindName ?? receiptAnchor.kind,
-          kind: ANCHOR_KINDS[receiptAnchor.kind],
-          blockNumber: "4000",
-          txHash: "0x" + "77".repeat(32),
-          anchorer: benchmark.awarder,
-        };
-      return null;
+/** The stub indexer's body for `url` (null: 404): the pack's award, with `lie` and `receiptAnchor` applied. */
+function indexerBody(url: URL): unknown {
+  if (url.pathname === "/bounties/7")
+    return {
+      bounty: {
+        ...award(),
+        id: "7",
+        status: "Awarded",
+        leafCount: "12",
+        closesAt: String(benchmark.closes_at),
+        awardDeadline: String(AWARD_DEADLINE),
+        thresholdBps: 0,
+        splitsBps: [10000],
+        claimedTotal: String(AMOUNT),
+        ...lie.bounty,
+      },
+      winners: [
+        { ...winner(), bountyId: "7", token: benchmark.token, awardedLogIndex: LOG_INDEX, ...lie.winner },
+      ],
+      credits: credits(),
+      claims: [],
+      reclaim: null,
+      anomalies: [],
     };
-    const body = bodyOf();
-    res.statusCode = body === null ? 404 : 200;
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(body ?? { error: { code: "not_found" } }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closeServer = () => {
-    server.closeAllConnections();
-    server.close();
-  };
-});
+  if (url.pathname === "/awards")
+    return {
+      items: [{ ...award(), ...lie.awards, winners: [{ ...winner(), ...lie.awardsWinner }] }],
+      nextCursor: null,
+    };
+  if (url.pathname === `/accounts/${WINNER}/credits`)
+    return { account: WINNER, totals: [], credits: [credits()[0]], nextCursor: null };
+  if (url.pathname === `/anchors/${RECEIPT}`)
+    return {
+      digest: RECEIPT,
+      kindName: receiptAnchor.indexerKindName ?? receiptAnchor.kind,
+      kind: ANCHOR_KINDS[receiptAnchor.kind],
+      blockNumber: "4000",
+      txHash: "0x" + "77".repeat(32),
+      anchorer: benchmark.awarder,
+    };
+  return null;
+}
 
-afterAll(() => closeServer());
+const indexerBase = useStubIndexer((url) => found(indexerBody(url)));
 
 beforeEach(() => {
   lie = {};
@@ -211,7 +193,7 @@ const AWARDS = `GET /awards?winner=${WINNER}&bounty=7`;
 
 describe("indexer_agreement compares the award deadline, the log index, the claimed total and the claim transactions (probe35 B-F8)", () => {
   it("an honest indexer of the pack's chain: verified, each claim transaction's receipt read once", async () => {
-    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: indexerBase() });
     expect(f).toEqual({
       state: "verified",
       reasons: [
@@ -279,7 +261,7 @@ describe("indexer_agreement compares the award deadline, the log index, the clai
     ],
   ])("%s: failed, naming the member and both values", async (_name, change, reason) => {
     lie = change;
-    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: indexerBase() });
     expect(f.state).toBe("failed");
     expect(f.reasons).toContain(reason);
   });
@@ -312,13 +294,13 @@ describe("indexer_agreement compares the award deadline, the log index, the clai
     ],
   ])("without the chain, %s: failed (a wrong type is never agreement)", async (_name, change, reason) => {
     lie = change;
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: indexerBase() });
     expect(f.state).toBe("failed");
     expect(f.reasons).toContain(reason);
   });
 
   it("without the chain, an honest indexer: verified (pack only)", async () => {
-    const f = await verifyIndexer(view, derived, null, { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, null, { indexerUrl: indexerBase() });
     expect(f.state).toBe("verified");
   });
 });
@@ -326,13 +308,13 @@ describe("indexer_agreement compares the award deadline, the log index, the clai
 describe("a receipt anchored first by someone with another kind (probe35 C-F2, V-F6)", () => {
   it("is its anchor at the indexer too: verified when the indexer states the chain's kind", async () => {
     receiptAnchor = { kind: "pack" };
-    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: indexerBase() });
     expect(f.state, f.reasons.join("\n")).toBe("verified");
   });
 
   it("an indexer whose kind name does not match its kind still disagrees", async () => {
     receiptAnchor = { kind: "pack", indexerKindName: "receipt" };
-    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: indexerBase() });
     expect(f.state).toBe("failed");
     expect(f.reasons.join("\n")).toContain(
       `GET /anchors/${RECEIPT}: kind is ${ANCHOR_KINDS.pack}, the pack says`,

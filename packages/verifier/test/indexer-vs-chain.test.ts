@@ -6,14 +6,13 @@
  * leaf count, parties, token, close time, threshold, splits), an Awarded indexer bounty with the chain's
  * Awarded log, and an indexer anchor with `anchorOf`.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { ANCHOR_KINDS, BountyStatus, type BountyRecord } from "@bench-bounty/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyIndexer } from "../src/indexer/index.js";
 import type { OfflineDerived } from "../src/offline/index.js";
 import type { ChainObservation } from "../src/onchain/context.js";
 import { AMOUNT, POOL, WINNER, benchmark, view } from "./fixtures/one-winner-view.js";
+import { found, useStubIndexer } from "./helpers.js";
 
 const RECEIPT = "0x" + "ab".repeat(32);
 const derived = {
@@ -39,69 +38,52 @@ const award = {
   winners: [{ place: 1, account: WINNER, amount: String(AMOUNT) }],
 };
 
-let base: string;
-let closeServer: () => void;
-
-beforeAll(async () => {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    const bodyOf = (): unknown => {
-      if (url.pathname === "/bounties/7")
-        return {
-          bounty: {
-            ...award,
-            id: "7",
-            status: "Awarded",
-            leafCount: "12",
-            closesAt: String(benchmark.closes_at),
-            thresholdBps: 0,
-            splitsBps: [10000],
-          },
-          winners: award.winners,
-        };
-      if (url.pathname === "/awards") return { items: [award], nextCursor: null };
-      if (url.pathname === `/accounts/${WINNER}/credits`)
-        return {
-          account: WINNER,
-          totals: [],
-          credits: [
-            {
-              bountyId: "7",
-              account: WINNER,
-              token: benchmark.token,
-              credited: String(AMOUNT),
-              fromPlaces: String(AMOUNT),
-              fromRemainder: "0",
-              places: [1],
-            },
-          ],
-          nextCursor: null,
-        };
-      if (url.pathname === `/anchors/${RECEIPT}`)
-        return {
-          digest: RECEIPT,
-          kindName: "receipt",
-          kind: ANCHOR_KINDS.receipt,
-          blockNumber: "4000",
-          txHash: "0x" + "77".repeat(32),
-          anchorer: benchmark.awarder,
-        };
-      return null;
+/** The stub indexer's body for `url` (null: 404): the pack's award as the chain holds it. */
+function indexerBody(url: URL): unknown {
+  if (url.pathname === "/bounties/7")
+    return {
+      bounty: {
+        ...award,
+        id: "7",
+        status: "Awarded",
+        leafCount: "12",
+        closesAt: String(benchmark.closes_at),
+        thresholdBps: 0,
+        splitsBps: [10000],
+      },
+      winners: award.winners,
     };
-    const body = bodyOf();
-    res.statusCode = body === null ? 404 : 200;
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(body ?? { error: { code: "not_found" } }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closeServer = () => {
-    server.closeAllConnections();
-    server.close();
-  };
-});
+  if (url.pathname === "/awards") return { items: [award], nextCursor: null };
+  if (url.pathname === `/accounts/${WINNER}/credits`)
+    return {
+      account: WINNER,
+      totals: [],
+      credits: [
+        {
+          bountyId: "7",
+          account: WINNER,
+          token: benchmark.token,
+          credited: String(AMOUNT),
+          fromPlaces: String(AMOUNT),
+          fromRemainder: "0",
+          places: [1],
+        },
+      ],
+      nextCursor: null,
+    };
+  if (url.pathname === `/anchors/${RECEIPT}`)
+    return {
+      digest: RECEIPT,
+      kindName: "receipt",
+      kind: ANCHOR_KINDS.receipt,
+      blockNumber: "4000",
+      txHash: "0x" + "77".repeat(32),
+      anchorer: benchmark.awarder,
+    };
+  return null;
+}
 
-afterAll(() => closeServer());
+const indexerBase = useStubIndexer((url) => found(indexerBody(url)));
 
 /** `getBounty(7)` as the pack's chain holds it (Awarded, the pack's terms), with `over` replacing fields. */
 function record(over: Partial<Record<keyof BountyRecord, unknown>> = {}): BountyRecord {
@@ -143,7 +125,7 @@ function packChain(): ChainObservation {
 
 describe("indexer_agreement compares the indexer with the chain as read (probe28 C-F2)", () => {
   it("the pack's own chain and an indexer of it: verified against pack and chain", async () => {
-    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, packChain(), { indexerUrl: indexerBase() });
     expect(f).toEqual({
       state: "verified",
       reasons: [
@@ -167,7 +149,7 @@ describe("indexer_agreement compares the indexer with the chain as read (probe28
         [RECEIPT, { anchorer: "0x" + "00".repeat(20), blockNumber: 0n, kind: "0x" + "00".repeat(32) }],
       ]),
     };
-    const f = await verifyIndexer(view, derived, other, { indexerUrl: base });
+    const f = await verifyIndexer(view, derived, other, { indexerUrl: indexerBase() });
     expect(f.state).toBe("failed");
     expect(f.reasons).toEqual(
       expect.arrayContaining([
