@@ -91,6 +91,9 @@ let lie: {
   awards?: Record<string, unknown>;
 };
 
+/** The indexer's head (`GET /status`), or none (404). */
+let statusHead: number | null = null;
+
 /** The receipt's first anchoring (its kind on chain and at the indexer; the indexer's kind name when it lies). */
 let receiptAnchor: { kind: "receipt" | "pack"; indexerKindName?: string } = { kind: "receipt" };
 
@@ -125,6 +128,8 @@ function indexerBody(url: URL): unknown {
     };
   if (url.pathname === `/accounts/${WINNER}/credits`)
     return { account: WINNER, totals: [], credits: [credits()[0]], nextCursor: null };
+  if (url.pathname === "/status" && statusHead !== null)
+    return { base: { id: 8453, block: { number: statusHead, timestamp: 0 } } };
   if (url.pathname === `/anchors/${RECEIPT}`)
     return {
       digest: RECEIPT,
@@ -141,6 +146,7 @@ const indexerBase = useStubIndexer((url) => found(indexerBody(url)));
 
 beforeEach(() => {
   lie = {};
+  statusHead = null;
   receiptAnchor = { kind: "receipt" };
 });
 
@@ -318,6 +324,42 @@ describe("a receipt anchored first by someone with another kind (probe35 C-F2, V
     expect(f.state).toBe("failed");
     expect(f.reasons.join("\n")).toContain(
       `GET /anchors/${RECEIPT}: kind is ${ANCHOR_KINDS.pack}, the pack says`,
+    );
+  });
+});
+
+describe("a claimTx the RPC has not mined (g35's note)", () => {
+  /** The pack's chain with the credits read at block 6000 (the winner's claimed, the author's not). */
+  const atBlock6000 = (): ChainObservation => ({
+    ...packChain(),
+    readCredits: () =>
+      Promise.resolve({
+        block: 6000n,
+        of: new Map([
+          [WINNER, 0n],
+          [benchmark.author, POOL - AMOUNT],
+        ]),
+      }),
+  });
+  const lateClaim = { awardsWinner: { claimTx: "0x" + "c3".repeat(32) } };
+
+  it("the indexer has read past the RPC's block: unverified, naming both blocks", async () => {
+    lie = lateClaim;
+    statusHead = 6100;
+    const f = await verifyIndexer(view, derived, atBlock6000(), { indexerUrl: indexerBase() });
+    expect(f.state).toBe("unverified");
+    expect(f.reasons).toContain(
+      `${AWARDS}: items[0].winners[0].claimTx is 0x${"c3".repeat(32)}, not mined at the RPC (block 6000 when read), and the indexer has indexed up to block 6100: a claim after block 6000 is not a disagreement`,
+    );
+  });
+
+  it("the indexer has read nothing past it: failed", async () => {
+    lie = lateClaim;
+    statusHead = 6000;
+    const f = await verifyIndexer(view, derived, atBlock6000(), { indexerUrl: indexerBase() });
+    expect(f.state).toBe("failed");
+    expect(f.reasons).toContain(
+      `${AWARDS}: items[0].winners[0].claimTx is 0x${"c3".repeat(32)}, the chain has no such mined transaction`,
     );
   });
 });
