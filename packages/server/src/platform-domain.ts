@@ -4,7 +4,7 @@
  * rules, SPEC 6.1 secrecy and idempotence are the platform's (`identity/access.ts`, `runs/`,
  * `leaderboard.ts`); nothing here decides who may do what.
  */
-import type { JsonObject, JsonValue } from "@bench-bounty/evidence";
+import { GRADER_TYPES, isJsonObject, type JsonObject, type JsonValue } from "@bench-bounty/evidence";
 import {
   gaosTaskScores,
   requirePrincipal,
@@ -54,11 +54,19 @@ export function closeDatasetWorker(): Promise<void> {
   return datasets.close(true);
 }
 
-/** JSON-safe copy (bigints as decimal strings) in the evidence library's value model. */
+/**
+ * JSON-safe copy (bigints as decimal strings) in the evidence library's value model. The pack's fixed
+ * `grader_types` block (SPEC 8), served as is by the detail, the formats and the publish answer, keeps
+ * its numbers as written (`1e-07`, `9007199254740993`): copied, its exact numbers became `{lexeme, value}`
+ * objects and a decimal string (probe36 A-F1).
+ */
 function json(v: unknown): JsonValue {
-  return toJsonValue(
+  const out = toJsonValue(
     JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x))),
   );
+  if (isJsonObject(out) && (v as { grader_types?: unknown }).grader_types === GRADER_TYPES)
+    out.grader_types = GRADER_TYPES as unknown as JsonValue;
+  return out;
 }
 
 /**
