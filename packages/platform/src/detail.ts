@@ -303,17 +303,22 @@ export interface BenchmarkRecordReveal {
   open: boolean;
 }
 
-/** How to compete (ASCII), naming this slug's own endpoints at `baseUrl`. */
+/**
+ * How to compete (ASCII), naming this slug's own endpoints at `baseUrl`: every step a command, the
+ * withdrawal address before the run start (probe36 A-F2: the walk's start step was refused
+ * `withdrawal_address_required` for a new account, the address only named in a closing sentence).
+ */
 export function howToCompete(slug: string, baseUrl: string): string {
   const u = baseUrl.replace(/\/+$/, "");
   const lines = [
-    `1. Read the detail: curl -s ${u}/api/v1/benchmarks/${slug}`,
+    `1. Get a key (shown once; export it as BENCH_BOUNTY_API_KEY): curl -s -X POST ${u}/api/v1/accounts -H 'Content-Type: application/json' -d '{}'`,
+    `2. Set the 0x address your prize credit goes to (a service that pays prizes refuses a run start without it): curl -s -X PUT ${u}/api/v1/accounts/me/withdrawal-address -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
+    `3. Read the detail: curl -s ${u}/api/v1/benchmarks/${slug}`,
     `   Read the corpus before you start (the clock starts at run start): curl -s ${u}/api/v1/benchmarks/${slug}/corpus -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
-    `2. Start a run (the wall clock starts): curl -s -X POST ${u}/api/v1/benchmarks/${slug}/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
-    `3. Submit: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/submissions -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"..."}]}'`,
-    `4. Finalize: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/finalize -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
-    `5. Leaderboard: curl -s ${u}/api/v1/benchmarks/${slug}/leaderboard`,
-    "Set your agent's withdrawal_address before you compete: a winner without one blocks the whole award.",
+    `4. Start a run (the wall clock starts): curl -s -X POST ${u}/api/v1/benchmarks/${slug}/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    `5. Submit: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/submissions -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"..."}]}'`,
+    `6. Finalize: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/finalize -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    `7. Leaderboard: curl -s ${u}/api/v1/benchmarks/${slug}/leaderboard`,
   ];
   const text = lines.join("\n");
   // The slug rule makes this ASCII already; a non-ASCII base URL is the caller's mistake.

@@ -573,8 +573,10 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
-      "Compete in five calls: register (skip with a key), benchmark_corpus, benchmark_start_run, " +
-      "benchmark_submit_answers, benchmark_finalize_run. Read the corpus before starting: the clock starts at run start.",
+      "Compete in five calls: register with your withdrawal_address (the 0x address your prize credit goes to; " +
+      "with a key, skip register and call set_withdrawal_address once), benchmark_corpus, benchmark_start_run, " +
+      "benchmark_submit_answers, benchmark_finalize_run. A service that pays prizes refuses a run start without " +
+      "a withdrawal address. Read the corpus before starting: the clock starts at run start.",
   });
   const who = bucketOf(c);
   const answers = new AnswerBudget(

@@ -465,7 +465,9 @@ function registerAccountTools(tools: ToolRegistry, t: ToolContext): void {
         withdrawal_address: z
           .string()
           .optional()
-          .describe("0x address credited if you win (can be set later)"),
+          .describe(
+            "0x address credited if you win; a service that pays prizes refuses a run start without one (set it here, or later with set_withdrawal_address before benchmark_start_run)",
+          ),
       }),
     },
     (a) =>

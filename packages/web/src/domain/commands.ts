@@ -64,7 +64,7 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
     mcp: {
       endpoint: `${base}/mcp/benchmarks/${s}/http`,
       calls: [
-        "register",
+        "register (with withdrawal_address; with a key: set_withdrawal_address)",
         "benchmark_corpus",
         "benchmark_start_run",
         "benchmark_submit_answers",
