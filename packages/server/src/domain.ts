@@ -267,7 +267,11 @@ export interface Domain {
    * (429) when the author asks within `REVERIFY_COOLDOWN_MS` (10 min) of the last result (probe30 A-F6)
    */
   requestVerification(p: Principal | null, slug: string, opts?: WriteHow): Promise<JsonValue>;
-  /** Queues a verification of `slug` when its pack exists and it has no job yet (award, startup). True when queued. */
+  /**
+   * Queues a verification of `slug` when its pack exists and it has no job yet (award, startup). True when queued.
+   * @throws PlatformError `award_not_allowed` when a confirmed award's pack cannot be minted here: this
+   *   process signs with another key than the bounty's awarder (probe36 C-F1)
+   */
   enqueueIfPacked(slug: string): Promise<boolean>;
   /** The stored verification as the GAOS entries read it, or null. */
   storedVerification(slug: string): Promise<StoredVerification | null>;

@@ -10,6 +10,7 @@ import {
   awardRow,
   awardLock,
   awardWindowPassed,
+  isSignerNotAwarder,
   preparedAward,
   recordConfirmed,
 } from "./state.js";
@@ -26,6 +27,13 @@ export interface AwardEvidenceUnavailable {
   kind: "unavailable";
   reason: AwardEvidenceReason;
   message: string;
+  /**
+   * Why this process cannot mint the pack itself, for callers that refuse rather than wait (the CLI's
+   * `evidence`, the verifier's start-up sweep): set with `pack_pending` when this process signs with
+   * another key than the bounty's awarder (`award_not_allowed`, `details.signer` and `details.awarder`:
+   * probe36 C-F1, nothing was minted nor sent). Not served to readers (the door serves the message).
+   */
+  refusal?: PlatformError;
 }
 
 /**
@@ -203,10 +211,19 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
       // held the CLI's `evidence` for 3 minutes after it printed "ask again in a moment")
       return ensurePack(ctx, bench, fresh, preparedAward(fresh), { until: by, stop: ctx.awardCalls.signal });
     }).catch((e: unknown) =>
-      // its anchor not mined by the deadline, or not yet as deep as the store's depth (probe30 C-F8):
-      // nothing stored yet
-      e instanceof PlatformError && e.code === "pack_pending" ? e : operatorsProblem(ctx, slug, e),
+      // its anchor not mined by the deadline, or not yet as deep as the store's depth (probe30 C-F8), or
+      // this process signs with another key than the awarder's (probe36 C-F1): nothing stored yet
+      (e instanceof PlatformError && e.code === "pack_pending") || isSignerNotAwarder(e)
+        ? e
+        : operatorsProblem(ctx, slug, e),
     );
+    if (isSignerNotAwarder(packed))
+      return {
+        kind: "unavailable",
+        reason: "pack_pending",
+        message: `the award is confirmed (transaction ${row.award_tx}); its pack waits for its anchor by the bounty's awarder ${String(packed.details.awarder)}, and this service signs as ${String(packed.details.signer)}: only the awarder's anchoring binds the pack, so none was sent (the operator mints it with the awarder's key: award ${slug})`,
+        refusal: packed,
+      };
     if (packed instanceof PlatformError)
       return {
         kind: "unavailable",

@@ -29,7 +29,7 @@ import { listRuns, runAnswers } from "../runs.js";
 import { packByteLimit, rowReceiptsFit } from "../pack-budget.js";
 import type { Tables } from "../store.js";
 import type { AwardRow } from "../store/awards.js";
-import { awardDepth, type PreparedAward } from "./state.js";
+import { awardDepth, signerNotAwarder, type PreparedAward } from "./state.js";
 import { attachedChainOf } from "./bounty.js";
 import { isoMillis } from "../time.js";
 
@@ -123,7 +123,9 @@ export function scoringOf(b: BenchmarkRecord, bounty: AttachedBounty): MintScori
  * @param wait the caller's deadline for the anchor's transaction ({@link AnchorWait}: the award's
  *   deadline, the door's), and whom to tell what it waits for
  * @throws PlatformError `pack_pending` (the anchor's transaction not mined by `wait.until`, or not deep
- *   enough: nothing stored), `chain_error`, `award_not_allowed` (not confirmed), `bounty_mismatch`
+ *   enough: nothing stored), `chain_error`, `award_not_allowed` (not confirmed; or this process signs
+ *   with another key than the bounty's awarder, `details.reason` `signer_not_awarder`, nothing minted nor
+ *   sent: {@link assertPackSigner}), `bounty_mismatch`
  */
 export async function ensurePack(
   ctx: PlatformContext,
@@ -144,6 +146,8 @@ export async function ensurePack(
   if (!b.bounty || !b.commitment_anchor || !row.award_tx || row.award_block === null) {
     throw new PlatformError("award_not_allowed", `award of ${b.slug} is not confirmed yet`, { slug: b.slug });
   }
+  // anchored on the attached bounty's chain only (a stored pack is for good), by its awarder only
+  if (ctx.chain) await assertPackSigner(ctx, b);
   const pack = await mintPack(ctx, b, prepared, row.award_tx, row.award_block);
   if (pack.benchmark.ranking_digest !== row.ranking_digest) {
     throw new PlatformError(
@@ -153,8 +157,6 @@ export async function ensurePack(
     );
   }
   const hash = packHash(pack);
-  // anchored on the attached bounty's chain only: a stored pack is for good
-  if (ctx.chain) attachedChainOf(ctx, b);
   await ctx.faults.packBeforeAnchor?.(b.slug, hash);
   const anchor = ctx.chain ? await anchorPack(ctx, b.slug, hash, wait) : null;
   if (anchor) await assertAnchorDeep(ctx, b.slug, anchor);
@@ -170,6 +172,28 @@ export async function ensurePack(
   });
   const kept = (await ctx.store.packs.get(b.slug))!;
   return { pack_hash: kept.pack_hash as Hex, pack_anchor: anchor, bytes: kept.bytes };
+}
+
+/**
+ * Before a confirmed award's pack is minted and anchored: the configured chain and contract are the
+ * attached bounty's (`attachedChainOf`: probe26 C-F5), and the process signs as the bounty's awarder read
+ * on-chain (`signerNotAwarder`, the award's own rule: probe36 C-F1, a process with another key, a rotated
+ * platform key, a colleague's, spent the pack's one anchoring for good, and the pack could never meet the
+ * verifier's `full` policy). A read-only chain (no key) sends nothing and is not asked.
+ * @throws PlatformError `award_not_allowed` (`details.reason` `signer_not_awarder`, `signer`, `awarder`:
+ *   nothing minted, sent or stored), `bounty_mismatch`, `no_bounty`, `chain_error`
+ */
+async function assertPackSigner(ctx: PlatformContext, b: BenchmarkRecord): Promise<void> {
+  const { chain, attached } = attachedChainOf(ctx, b);
+  if (chain.readOnly) return;
+  const bountyId = BigInt(attached.bounty_id);
+  const notAwarder = signerNotAwarder(
+    bountyId,
+    chain.address,
+    (await chain.getBounty(bountyId)).awarder,
+    "pack",
+  );
+  if (notAwarder) throw notAwarder;
 }
 
 /**

@@ -12,7 +12,14 @@ import { anchorOf, anchorPending, listRuns } from "../runs.js";
 import type { Principal } from "../identity/principal.js";
 import type { AwardRow } from "../store/awards.js";
 import { isoMillis } from "../time.js";
-import { type PreparedWinner, awardWindowPassed, chainOf, statusName, awardRow } from "./state.js";
+import {
+  type PreparedWinner,
+  awardWindowPassed,
+  chainOf,
+  signerNotAwarder,
+  statusName,
+  awardRow,
+} from "./state.js";
 import { closeBenchmark } from "./bounty.js";
 import { mintRunsToPrepare, scoringOf } from "./pack.js";
 
@@ -45,13 +52,8 @@ export async function assertSendable(
       { bounty_status: status },
     );
   }
-  if (onchain.awarder.toLowerCase() !== chain.address) {
-    throw new PlatformError(
-      "award_not_allowed",
-      `bounty ${bountyId} can be awarded only by its awarder ${onchain.awarder.toLowerCase()}, and this process signs as ${chain.address} (BENCH_BOUNTY_PRIVATE_KEY): nothing was closed, prepared or sent; run award with the awarder's key`,
-      { signer: chain.address, awarder: onchain.awarder.toLowerCase() },
-    );
-  }
+  const notAwarder = signerNotAwarder(bountyId, chain.address, onchain.awarder, what);
+  if (notAwarder) throw notAwarder;
   const now = await chain.latestTimestamp();
   // the award lands in the next block at the earliest: the opening edge is judged by its time, as the
   // deadline edge is at the send's simulation (probe30 C-F6: at closes_at - 1 in the latest block it was

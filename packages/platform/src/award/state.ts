@@ -127,6 +127,44 @@ export function chainOf(ctx: PlatformContext) {
   return ctx.chain;
 }
 
+/**
+ * The one rule of who signs for a bounty's award: only its awarder (`getBounty(id).awarder` read on-chain,
+ * SPEC 1.1 `award`), for the award's send (probe26 C-F6: another key closed the benchmark and froze the
+ * winners before the send was refused `NotAwarder`) and for its evidence pack's anchor (probe36 C-F1: the
+ * registry keeps a digest's first anchoring for good, and only the awarder's binds the pack's text, so a
+ * pack anchored by another key could never meet the verifier's `full` policy).
+ * @param signer the address the process signs with (`ChainGateway.address`, lowercase)
+ * @param awarder the bounty's awarder as read on-chain (any case)
+ * @param what `award` (before closing or preparing), `prepared award` (before sending one) or `pack`
+ *   (before anchoring a confirmed award's pack), for the message
+ * @returns null when `signer` is the awarder, else the `award_not_allowed` refusal (`details.signer`,
+ *   `details.awarder`, both lowercase; `details.reason` `signer_not_awarder`): nothing was sent
+ */
+export function signerNotAwarder(
+  bountyId: bigint,
+  signer: string,
+  awarder: string,
+  what: "award" | "prepared award" | "pack",
+): PlatformError | null {
+  const a = awarder.toLowerCase();
+  const s = signer.toLowerCase();
+  if (a === s) return null;
+  return new PlatformError(
+    "award_not_allowed",
+    what === "pack"
+      ? `the evidence pack of bounty ${bountyId}'s award can be anchored only by its awarder ${a} (the registry keeps a digest's first anchoring for good, and only the awarder's binds the pack), and this process signs as ${s} (BENCH_BOUNTY_PRIVATE_KEY): nothing was sent and no pack is stored; run award (or evidence) with the awarder's key`
+      : `bounty ${bountyId} can be awarded only by its awarder ${a}, and this process signs as ${s} (BENCH_BOUNTY_PRIVATE_KEY): nothing was closed, prepared or sent; run award with the awarder's key`,
+    { reason: "signer_not_awarder", signer: s, awarder: a },
+  );
+}
+
+/** True when `e` is the refusal of {@link signerNotAwarder}: a process signing with another key than the awarder's. */
+export function isSignerNotAwarder(e: unknown): e is PlatformError {
+  return (
+    e instanceof PlatformError && e.code === "award_not_allowed" && e.details.reason === "signer_not_awarder"
+  );
+}
+
 /** The name of an on-chain bounty status (`BOUNTY_STATUS_NAMES`), `unknown(n)` for any other. */
 export function statusName(n: number): string {
   return BOUNTY_STATUS_NAMES[n] ?? `unknown(${n})`;

@@ -144,6 +144,9 @@ export function registerOperatorCommands(program: Command): void {
               };
             throw e;
           });
+          // a key that is not the bounty's awarder mints no pack (its anchor would be spent for good by
+          // the wrong key: probe36 C-F1): refused as the award is, naming both addresses
+          if (r.kind === "unavailable" && "refusal" in r && r.refusal) throw r.refusal;
           // the exact bytes when piped (`> pack.json`); on a terminal, the agents' answers in it escaped
           if (r.kind === "pack") {
             const text = Buffer.from(r.bytes).toString("utf8");

@@ -73,7 +73,11 @@ export interface VerificationOps {
   verificationReport(slug: string): Promise<Uint8Array>;
   requestVerification(p: Principal | null, slug: string, opts?: WriteHow): Promise<JsonValue>;
   storedVerification(slug: string): Promise<StoredVerification | null>;
-  /** Queues `slug` when its pack exists and it has no job yet (after an award). True when queued. */
+  /**
+   * Queues `slug` when its pack exists and it has no job yet (after an award). True when queued.
+   * @throws PlatformError the door's refusal to mint a confirmed award's pack here (`award_not_allowed`:
+   *   this process signs with another key than the bounty's awarder, probe36 C-F1)
+   */
   enqueueIfPacked(slug: string): Promise<boolean>;
 }
 
@@ -139,7 +143,11 @@ export function verificationOps(
     },
     async enqueueIfPacked(slug) {
       if ((await jobs.get(slug)) !== null) return false;
-      if ((await platform.awardEvidenceHead(slug)).kind !== "pack") return false;
+      const door = await platform.awardEvidenceHead(slug);
+      // a serve signing with another key than the bounty's awarder mints no pack (probe36 C-F1): the
+      // start-up sweep tells it (`enqueuePackedAwards`: one line) and goes on
+      if (door.kind === "unavailable" && door.refusal) throw door.refusal;
+      if (door.kind !== "pack") return false;
       return jobs.enqueueFirst(slug, now());
     },
   };
