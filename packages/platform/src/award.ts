@@ -14,7 +14,7 @@
  *    (`winner_without_withdrawal_address`, nothing is sent);
  * 3. `confirmed`: `award(bountyId, winners, rankingDigest)` is sent and mined. After a crash between
  *    sending and recording, the `Awarded` log of the bounty is found on-chain and adopted when its
- *    ranking digest matches;
+ *    ranking digest, winners and amounts are the prepared ones (`findOwnAward`);
  * 4. `packed`: the pack is minted by the evidence library (`mintEvidencePack`; its ranking digest must
  *    equal the one sent on-chain), its hash anchored (kind `pack`), and its canonical bytes stored in
  *    the `packs` table in the transaction that marks the award packed. The door then serves exactly

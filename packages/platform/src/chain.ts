@@ -1580,13 +1580,11 @@ export class ChainGateway {
    * stopped `serve` at start), and a window an RPC refuses all the same (an error answer, not a transport
    * failure) is halved, down to {@link MIN_LOG_BLOCK_RANGE}. An award is read just after it is made, so the
    * first window usually holds it.
-   * @returns the log's ranking digest, transaction and block, or null when no Awarded log is found
+   * @returns the log ({@link AwardedLog}: what it paid, its ranking digest, transaction and block), or
+   *   null when no Awarded log is found
    * @throws PlatformError `chain_error` (through the gateway's wording: no part of the RPC's URL)
    */
-  async findAwardedLog(
-    bountyId: bigint,
-    fromBlock: bigint,
-  ): Promise<{ rankingDigest: Hex; txHash: Hash; blockNumber: number } | null> {
+  async findAwardedLog(bountyId: bigint, fromBlock: bigint): Promise<AwardedLog | null> {
     const what = "read Awarded logs";
     let to = BigInt(await this.latestBlockNumber());
     let span = LOG_BLOCK_RANGE;
@@ -1610,12 +1608,22 @@ export class ChainGateway {
         throw this.failure(what, e);
       }
       const log = logs.find((l) => l.transactionHash !== null && l.blockNumber !== null);
-      if (log)
+      if (log) {
+        const args = log.args as {
+          winners: readonly Address[];
+          amounts: readonly bigint[];
+          authorRemainder: bigint;
+          rankingDigest: Hex;
+        };
         return {
-          rankingDigest: (log.args as { rankingDigest: Hex }).rankingDigest,
+          winners: args.winners.map((w) => lower(w) as Address),
+          amounts: [...args.amounts],
+          authorRemainder: args.authorRemainder,
+          rankingDigest: lower(args.rankingDigest) as Hex,
           txHash: log.transactionHash!,
           blockNumber: Number(log.blockNumber),
         };
+      }
       to = from - 1n;
     }
     return null;
@@ -1685,6 +1693,20 @@ const ANCHOR_SEND_TRIES = 3;
 
 /** `anchorOf` reads {@link ChainGateway.anchorBlocks} keeps in flight at once. */
 export const ANCHOR_READS_IN_FLIGHT = 16;
+
+/**
+ * An `Awarded` log of a bounty as {@link ChainGateway.findAwardedLog} reads it: what the award paid
+ * (`winners[i]` credited `amounts[i]`, base units; `authorRemainder` credited to the author), its ranking
+ * digest, and where it is (SPEC 1.1, the contract's `Awarded` event). Addresses and the digest lower-case.
+ */
+export interface AwardedLog {
+  winners: Address[];
+  amounts: bigint[];
+  authorRemainder: bigint;
+  rankingDigest: Hex;
+  txHash: Hash;
+  blockNumber: number;
+}
 
 /** Blocks per `eth_getLogs` of a log search ({@link ChainGateway.findAwardedLog}): what hosted Base RPCs allow. */
 export const LOG_BLOCK_RANGE = 10_000n;

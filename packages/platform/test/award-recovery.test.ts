@@ -865,6 +865,57 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     await r.platform.close();
   });
 
+  // probe36 C-F4: the ranking digest does not cover the winners' addresses; a log with the prepared digest
+  // that paid another address was adopted, and a pack naming the frozen address minted and anchored
+  it("prepared here, then the bounty awarded outside the platform with the prepared digest to another address: award answers bounty_mismatch naming the log's winner, the door not_awarded, nothing minted, anchored or recorded (probe36 C-F4)", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 4, "same-digest-elsewhere", {});
+    const account = dc.accounts[4]!.address;
+    await setBalance(dc, account, 0n);
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/nothing was sent/);
+    await setBalance(dc, account, 10n ** 22n);
+    const prepared = (await r.platform.ctx.store.awards.get(r.slug))!;
+    expect(prepared.status).toBe("prepared");
+    // the awarder key, outside the platform: the prepared ranking digest, another winner
+    const other = dc.accounts[17]!.address.toLowerCase();
+    const tx = await dc.wallet(4).writeContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "award",
+      args: [r.bountyId, [other as Hex], prepared.ranking_digest as Hex],
+    });
+    await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+    const nonce = await dc.publicClient.getTransactionCount({ address: account });
+    // the door, first (it adopted and minted by itself): not this store's award
+    const door = await r.platform.awardEvidence(r.slug);
+    expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    expect((door as { message: string }).message).toContain(other);
+    expect((door as { message: string }).message).toMatch(/other payments.*no pack/);
+    expect(await r.platform.real.awardEvidenceHead(r.slug)).toMatchObject({ reason: "not_awarded" });
+    // the operator's award: 409 bounty_mismatch naming the log's winner and its transaction
+    const e = (await r.platform.award(r.slug).catch((x: unknown) => x)) as PlatformError;
+    expect(e).toMatchObject({
+      code: "bounty_mismatch",
+      details: {
+        award_tx: tx,
+        awarded_winners: [{ account: other }],
+        ranking_digest: prepared.ranking_digest,
+      },
+    });
+    expect(e.message).toContain(other);
+    expect(e.message).toContain(tx);
+    expect(e.message).toContain(r.winner.toLowerCase());
+    // nothing advanced, minted, stored or sent (no pack anchor)
+    const after = (await r.platform.ctx.store.awards.get(r.slug))!;
+    expect(after).toMatchObject({ status: "prepared", award_tx: null });
+    expect(await r.platform.ctx.store.packs.get(r.slug)).toBeFalsy();
+    expect(await dc.publicClient.getTransactionCount({ address: account })).toBe(nonce);
+    // this award can never pay: the winner's address is free again
+    const alice = await r.platform.principal("alice");
+    await r.platform.real.setWithdrawalAddress(alice, "alice", dc.accounts[19]!.address.toLowerCase());
+    await r.platform.close();
+  });
+
   it("changed after the award is confirmed but before its pack is minted: the pack names the address paid, and verifies", async () => {
     const dc = devChain();
     const r = await readyToAward(dc, 1, "addr-mint", crashOnce("awardBeforeMint"));

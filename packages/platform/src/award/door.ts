@@ -303,10 +303,11 @@ function packBeingMinted(awardTx: string | null | undefined): AwardEvidenceHead 
  * as confirmed (a crash between sending and recording it, or a transaction in flight). The chain says
  * where it is ({@link awardChainState}): a pending transaction (recorded as sent, or the prepared call
  * waiting in the pool after a crash before it was recorded) answers `award_pending`; a mined one, or an
- * `Awarded` log of the bounty carrying the prepared ranking digest, is adopted (recorded as confirmed,
- * under the award's lock, never sent again) and its pack served; a reverted one is `not_awarded`, saying
- * so, as is a bounty awarded on-chain with another ranking digest than the prepared one (awarded
- * elsewhere: no pack here; SPEC 8 has no closer reason, probe24 C-F3). Null when the chain shows no award.
+ * `Awarded` log of the bounty that is the prepared award (its ranking digest, winners and amounts:
+ * `findOwnAward`), is adopted (recorded as confirmed, under the award's lock, never sent again) and its
+ * pack served; a reverted one is `not_awarded`, saying so, as is a bounty awarded on-chain by another
+ * award (another ranking digest, or the prepared one paying other winners or amounts: awarded
+ * elsewhere, nothing minted or recorded here; SPEC 8 has no closer reason, probe24 C-F3, probe36 C-F4). Null when the chain shows no award.
  * `reached.recorded` is set to the transaction once the award is recorded (the caller's deadline answer).
  */
 async function awardFromChain(
@@ -317,13 +318,13 @@ async function awardFromChain(
 ): Promise<AwardEvidenceHead | null> {
   // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
   const state = await awardChainState(ctx, slug).catch((e: unknown) => {
-    // awarded on-chain with another digest (probe24 C-F3): SPEC 8's 404 `not_awarded`, not the
+    // awarded elsewhere (probe24 C-F3, probe36 C-F4): SPEC 8's 404 `not_awarded`, not the
     // operator's 409 `bounty_mismatch` (the award still answers that)
     // (another chain or contract configured, `details.field`, is the operator's problem, not this)
     if (!(e instanceof PlatformError && e.code === "bounty_mismatch" && e.details.ranking_digest)) throw e;
     return {
       state: "elsewhere" as const,
-      message: `${e.message} (${String(e.details.ranking_digest)}, prepared here): that award is not this store's, so it has no pack to serve`,
+      message: `${e.message}: that award is not this store's, so it has no pack to serve`,
     };
   });
   if (state.state === "elsewhere")

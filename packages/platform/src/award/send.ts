@@ -19,19 +19,21 @@ import { getBenchmark } from "../publish.js";
 /**
  * Waits (until `deadline`, epoch ms: what is left of the award's `awardWaitMs`) for a sent award
  * transaction and decides: mined, the award is the
- * `Awarded` log carrying the prepared digest (its transaction is recorded, whichever copy was mined);
+ * `Awarded` log of the award `row` prepared (its digest, winners and amounts: `findOwnAward`; its transaction
+ * is recorded, whichever copy was mined);
  * pending, {@link PlatformError} `award_pending`; reverted, forgotten and reported with the contract's
  * reason (unless another copy of the award was mined: it is adopted); dropped, forgotten (null: send anew;
  * a late copy of it cannot pay twice, the contract accepts one award, and a copy mined later is adopted by
  * its log). With `lookFirst` (a hash recorded by an earlier call) the transaction's state is read
  * before waiting: only a pending one is waited for.
- * @throws PlatformError `award_pending`, `chain_error` (reverted, naming the reason; the RPC failing)
+ * @throws PlatformError `award_pending`, `chain_error` (reverted, naming the reason; the RPC failing),
+ *   `bounty_mismatch` (awarded elsewhere: `findOwnAward`)
  */
 async function settleSent(
   ctx: PlatformContext,
   slug: string,
   bountyId: bigint,
-  digest: Hex,
+  row: AwardRow,
   hash: Hash,
   deadline: number,
   lookFirst = false,
@@ -53,7 +55,7 @@ async function settleSent(
       `the award transaction ${hash} is pending (sent, not mined within the award's wait of ${Math.round(awardWaitMs(ctx) / 1000)} s): run award again once it is mined; it is never sent twice`,
       { tx_hash: hash },
     );
-  const awarded = await findOwnAward(ctx, slug, digest);
+  const awarded = await findOwnAward(ctx, slug, row);
   if (awarded) return awarded;
   if (outcome.state === "mined")
     throw new PlatformError(
@@ -119,14 +121,15 @@ export function awardWaitMs(ctx: PlatformContext): number {
 }
 
 /**
- * Sends the prepared award once: adopts an award already on-chain (found by its ranking digest), or a
- * sent transaction (recorded in the store, or found in the pool after a crash before it was recorded) by
+ * Sends the prepared award once: adopts an award already on-chain (its `Awarded` log with the prepared
+ * ranking digest, winners and amounts: `findOwnAward`), or a sent transaction (recorded in the store, or found in the pool after a crash before it was recorded) by
  * waiting for it ({@link settleSent}, until `deadline`, epoch ms), or sends it and records its hash as
  * `sent` before waiting. Marks `progress` as it goes; never sends at or past `deadline`.
  * @throws PlatformError `award_pending` (in flight), `chain_error` (reverted, with its reason; dropped),
  *   `server_busy` (the deadline passed before sending: nothing sent), `award_not_allowed` (the bounty is
  *   not sendable now: `assertSendable`; or the next block leaves the award window: {@link outOfWindow}),
- *   `bounty_mismatch` (not the attached bounty), `anchor_squatted` (a commitment anchor a reorg dropped
+ *   `bounty_mismatch` (not the attached bounty; or awarded elsewhere, naming the log's winners and
+ *   transaction: `findOwnAward`), `anchor_squatted` (a commitment anchor a reorg dropped
  *   was anchored first by someone else: `reanchorWhatTheChainLost`, nothing sent)
  */
 export async function sendOrAdoptAward(
@@ -140,7 +143,7 @@ export async function sendOrAdoptAward(
 ): Promise<{ txHash: string; blockNumber: number }> {
   const chain = chainOf(ctx);
   const digest = row.ranking_digest as Hex;
-  const adopted = await findOwnAward(ctx, slug, digest);
+  const adopted = await findOwnAward(ctx, slug, row);
   if (adopted) return adopted;
   const inflight =
     row.status === "sent" && row.award_tx
@@ -149,7 +152,7 @@ export async function sendOrAdoptAward(
   if (inflight) {
     Object.assign(progress, { step: "sent", tx_hash: inflight });
     progress.onWaiting?.(inflight, true, deadline, "award");
-    const settled = await settleSent(ctx, slug, bountyId, digest, inflight, deadline, true);
+    const settled = await settleSent(ctx, slug, bountyId, row, inflight, deadline, true);
     if (settled) return settled;
     progress.step = "prepare"; // dropped and forgotten: nothing in flight
   }
@@ -195,7 +198,7 @@ export async function sendOrAdoptAward(
   progress.onWaiting?.(hash, false, deadline, "award");
   // an RPC failure from here on is answered `award_pending` by the caller (`lateAward`): it is recorded as
   // sent, and a rerun adopts it (probe16 B-F12)
-  const settled = await settleSent(ctx, slug, bountyId, digest, hash, deadline);
+  const settled = await settleSent(ctx, slug, bountyId, row, hash, deadline);
   if (settled) return settled;
   throw new PlatformError(
     "chain_error",
