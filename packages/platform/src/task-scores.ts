@@ -11,15 +11,19 @@
  * `rank_accuracy` and `score_composite`, and a run whose recomputation disagrees with what is stored
  * is refused (`invalid_store`) rather than served.
  *
- * Who sees what, by stage (the rule is {@link receiptsVisible}: per-task credit is what a graded
- * receipt carries, so it is served exactly when receipts are):
+ * Who sees what, by stage (who may read the answer at all is {@link receiptsVisible}, served when
+ * receipts are; which private credits it carries is {@link privateCreditsVisible}):
  * - **open**: the author only. Everyone else is refused `task_scores_withheld` (`details.reason`
  *   `withheld_live_contest`): private credits are computed from private tasks (SPEC 6.1), and a
  *   run's public per-task correctness reaches its own agent only once its attempts are used up (the
  *   compete seed, finalize), which a table of everyone's public credits would undo;
- * - **closed** and **awarded**: everyone, every task, public and private (SPEC 6.1; the compete seed:
- *   private correctness is shown once the benchmark is closed). Credits reveal neither the gold nor the
- *   answers, which leave the store only in the award pack (SPEC 8; never for a reclaimed prize);
+ * - **closed** (not awarded: the award window running, its deadline passed, the prize reclaimed, or no
+ *   bounty): everyone gets every public task's credit; a private task's `credit` is null
+ *   (`private_credits: "withheld"`) for everyone but the author (probe36 C-F2: a constant answer's
+ *   credit on a private task is its label, and an unawarded prize never reveals its test set, SPEC 1.1
+ *   `reclaim`);
+ * - **awarded**: everyone, every task, public and private: the award pack reveals the test set anyway
+ *   (SPEC 8). Credits reveal neither the gold nor the answers, which leave the store only in the pack;
  * - a `buyer_only` benchmark: its author only, at every stage (`forbidden`, rule `benchmark_author_only`),
  *   as its leaderboard.
  */
@@ -28,7 +32,7 @@ import type { Hex } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { gradePlanSliced, scoreGraded, type RunScores } from "./grading.js";
-import { forbid, isAuthorOf, receiptsVisible } from "./identity/access.js";
+import { forbid, isAuthorOf, privateCreditsVisible, receiptsVisible } from "./identity/access.js";
 import type { Principal } from "./identity/principal.js";
 import { checkPage, pageOfRows, type PageRequest } from "./paging.js";
 import { getTasks, isOpen } from "./publish.js";
@@ -44,8 +48,11 @@ export interface TaskCredit {
   /** Bank ordinal (SPEC 3; the receipt's `bank_ordinal`, the GAOS `taskScores` key). */
   bank_ordinal: number;
   visibility: "public" | "private";
-  /** SPEC 6 credit, a reduced fraction string (`"1/1"`, `"0/1"`, `"2/3"`); an unanswered task is `"0/1"`. */
-  credit: string;
+  /**
+   * SPEC 6 credit, a reduced fraction string (`"1/1"`, `"0/1"`, `"2/3"`); an unanswered task is `"0/1"`.
+   * Null on a private task while its credit is withheld (`TaskScores.private_credits`, {@link privateCreditsVisible}).
+   */
+  credit: string | null;
 }
 
 /** The per-task credits of one finalized run, with the scores recomputed from them. */
@@ -75,6 +82,11 @@ export interface TaskScores {
   stage: "open" | "closed" | "awarded";
   /** Who this answer may be served to at this stage. */
   served_to: "author" | "everyone";
+  /**
+   * Whether private tasks' credits are in this answer (`shown`) or null (`withheld`: closed but not
+   * awarded, to anyone but the author; {@link privateCreditsVisible}).
+   */
+  private_credits: "shown" | "withheld";
   /** What is revealed at this stage and what is not (plain text, for the tables). */
   note: string;
   /** The bank's tasks by bank ordinal: the columns of a per-task table. */
@@ -116,8 +128,12 @@ const NOTES = {
     "Served to the benchmark's author only while it is open. Everyone else sees per-task credits once " +
     "it closes (SPEC 6.1).",
   closed:
-    "Every task's credit, public and private, regraded from the stored answers (SPEC 5, 6.1). The gold " +
-    "and the answers stay sealed until the award pack reveals the test set (SPEC 8).",
+    "Every task's credit, public and private, regraded from the stored answers (SPEC 5, 6.1); served so to " +
+    "the benchmark's author. The gold and the answers stay sealed until the award pack reveals the test " +
+    "set (SPEC 8).",
+  closed_withheld:
+    "Public tasks' credit, regraded from the stored answers (SPEC 5, 6.1). Private tasks' credit is shown " +
+    "once the award reveals the test set; a reclaimed prize never reveals it (SPEC 1.1, 8).",
   awarded:
     "Every task's credit, public and private, regraded from the stored answers (SPEC 5, 6.1). The award " +
     "pack carries the test set and the winners' answers: regrade them with `bench-bounty-verify` (SPEC 9).",
@@ -131,7 +147,7 @@ async function readableBenchmark(
   ctx: PlatformContext,
   viewer: Principal | null,
   slug: string,
-): Promise<{ b: BenchmarkRecord; open: boolean; version: number }> {
+): Promise<{ b: BenchmarkRecord; open: boolean; version: number; showPrivate: boolean }> {
   const versioned = await ctx.store.benchmarks.getVersioned(slug);
   if (!versioned) throw new PlatformError("unknown_benchmark", `no benchmark ${slug}`, { slug });
   const { record: b, board_version: version } = versioned;
@@ -144,7 +160,7 @@ async function readableBenchmark(
       `per-task scores of ${slug} are served once it closes (SPEC 6.1)`,
       { reason: "withheld_live_contest", slug },
     );
-  return { b, open, version };
+  return { b, open, version, showPrivate: privateCreditsVisible(viewer, b) };
 }
 
 /**
@@ -168,12 +184,12 @@ export async function taskScores(
   page: { offset: unknown; limit: unknown } = { offset: 0, limit: TASK_SCORES_PAGE_SIZE },
 ): Promise<TaskScores> {
   const asked = checkPage(page, TASK_SCORES_PAGE_MAX);
-  const { b, open, version } = await readableBenchmark(ctx, viewer, slug);
+  const { b, open, version, showPrivate } = await readableBenchmark(ctx, viewer, slug);
   const tasks = await getTasks(ctx, b.slug);
   const request: PageRequest = { offset: asked.offset, limit: taskScoresPageRuns(asked.limit, tasks.length) };
   // The page is the same until the board's version moves (finalize, close, award, a receipt anchor):
   // who may read it was checked above, and the answer itself names no viewer.
-  const key = `${b.slug}|${version}|${open}|${b.status}|${request.offset}|${request.limit}`;
+  const key = `${b.slug}|${version}|${open}|${b.status}|${showPrivate}|${request.offset}|${request.limit}`;
   const pages = cacheOf(pageCaches, ctx, PAGE_CELLS_KEPT);
   const hit = pages.get(key);
   if (hit) return hit;
@@ -184,8 +200,8 @@ export async function taskScores(
     limit: request.limit + 1,
   });
   const { rows, next_offset } = pageOfRows(read, request);
-  const runs = await regrade(ctx, b, tasks, rows);
-  const answer = answerOf(b, open, tasks, runs, {
+  const runs = await regrade(ctx, b, tasks, rows, showPrivate);
+  const answer = answerOf(b, open, showPrivate, tasks, runs, {
     offset: request.offset,
     limit: request.limit,
     next_offset,
@@ -198,6 +214,7 @@ export async function taskScores(
 function answerOf(
   b: BenchmarkRecord,
   open: boolean,
+  showPrivate: boolean,
   tasks: TaskRecord[],
   runs: RunTaskScores[],
   paging: Pick<TaskScores, "offset" | "limit" | "next_offset">,
@@ -209,7 +226,8 @@ function answerOf(
     open,
     stage,
     served_to: open ? "author" : "everyone",
-    note: NOTES[stage],
+    private_credits: showPrivate ? "shown" : "withheld",
+    note: NOTES[stage === "closed" && !showPrivate ? "closed_withheld" : stage],
     bank: tasks.map((t) => ({
       bank_ordinal: t.ordinal,
       visibility: t.visibility,
@@ -240,14 +258,18 @@ export async function taskScoresOfIds(
   runIds: unknown,
 ): Promise<TaskScores> {
   const ids = checkRunIds(runIds);
-  const { b, open } = await readableBenchmark(ctx, viewer, slug);
+  const { b, open, showPrivate } = await readableBenchmark(ctx, viewer, slug);
   const tasks = await getTasks(ctx, b.slug);
   const limit = taskScoresPageRuns(ids.length, tasks.length);
   const asked = ids.slice(0, limit);
   const found = new Map((await ctx.store.runs.finalizedByIds(b.slug, asked)).map((r) => [r.run_id, r]));
   const rows = asked.flatMap((id) => found.get(id) ?? []);
-  const runs = await regrade(ctx, b, tasks, rows);
-  return answerOf(b, open, tasks, runs, { offset: 0, limit, next_offset: limit < ids.length ? limit : null });
+  const runs = await regrade(ctx, b, tasks, rows, showPrivate);
+  return answerOf(b, open, showPrivate, tasks, runs, {
+    offset: 0,
+    limit,
+    next_offset: limit < ids.length ? limit : null,
+  });
 }
 
 /** `runIds` as {@link taskScoresOfIds} takes them. @throws PlatformError `invalid_option` naming the field */
@@ -282,10 +304,10 @@ export async function taskScoresOfRuns(
   slug: string,
   runIds: readonly string[],
 ): Promise<Map<string, RunTaskScores>> {
-  const { b } = await readableBenchmark(ctx, viewer, slug);
+  const { b, showPrivate } = await readableBenchmark(ctx, viewer, slug);
   const tasks = await getTasks(ctx, b.slug);
   const runs = await ctx.store.runs.finalizedByIds(b.slug, runIds);
-  return new Map((await regrade(ctx, b, tasks, runs)).map((r) => [r.run_id, r]));
+  return new Map((await regrade(ctx, b, tasks, runs, showPrivate)).map((r) => [r.run_id, r]));
 }
 
 /**
@@ -404,13 +426,15 @@ async function gradingOf(
 
 /**
  * The per-task credits of `runs` (finalized runs of `b`), each checked against its stored scores
- * (graded once per run: {@link gradingOf}).
+ * (graded once per run: {@link gradingOf}); a private task's credit null unless `showPrivate`
+ * ({@link privateCreditsVisible}).
  */
 async function regrade(
   ctx: PlatformContext,
   b: BenchmarkRecord,
   tasks: TaskRecord[],
   runs: RunRecord[],
+  showPrivate: boolean,
 ): Promise<RunTaskScores[]> {
   const grading = await gradingOf(ctx, b, tasks, runs);
   const withheld = await withheldDigests(
@@ -429,12 +453,15 @@ async function regrade(
       score_public: s.publicScore,
       rank_accuracy: s.accuracyValue,
       score_composite: s.compositeScore,
-      tasks: run.plan.map((bankOrdinal, i) => ({
-        ordinal: i,
-        bank_ordinal: bankOrdinal,
-        visibility: tasks[bankOrdinal]!.visibility,
-        credit: credits[i]!,
-      })),
+      tasks: run.plan.map((bankOrdinal, i) => {
+        const visibility = tasks[bankOrdinal]!.visibility;
+        return {
+          ordinal: i,
+          bank_ordinal: bankOrdinal,
+          visibility,
+          credit: visibility === "public" || showPrivate ? credits[i]! : null,
+        };
+      }),
     };
   });
 }
@@ -462,11 +489,13 @@ function assertMatchesStored(run: RunRecord, s: ReturnType<typeof scoreGraded>):
 
 /**
  * The GAOS `taskScores` of one run (RFC-015 `LeaderboardEntry.taskScores`): credit as a number in
- * [0, 1] keyed by bank ordinal. Display only: the exact credit is the fraction string.
+ * [0, 1] keyed by bank ordinal; a task whose credit is withheld (null) is left out. Display only: the
+ * exact credit is the fraction string.
  */
 export function gaosTaskScores(run: Pick<RunTaskScores, "tasks">): Record<string, number> {
   const out: Record<string, number> = {};
   for (const t of run.tasks) {
+    if (t.credit === null) continue;
     const [n, d] = t.credit.split("/");
     out[String(t.bank_ordinal)] = Number(n) / Number(d);
   }

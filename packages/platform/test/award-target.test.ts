@@ -193,6 +193,12 @@ describe("the award pays only the attached bounty (probe26 C-F5)", () => {
       status: "awarded",
     });
     expect(done.winners.map((w) => w.amount_base_units)).toEqual(["4000000"]);
+    // awarded (the pack reveals the test set): everyone reads private tasks' credit (probe36 C-F2)
+    const scores = await h.real.taskScores(null, r.slug);
+    expect(scores).toMatchObject({ stage: "awarded", private_credits: "shown" });
+    const tasks = scores.runs.flatMap((run) => run.tasks);
+    expect(tasks.some((t) => t.visibility === "private")).toBe(true);
+    expect(tasks.every((t) => t.credit === "1/1")).toBe(true);
     await h.close();
   });
 

@@ -8,9 +8,34 @@
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { describe, expect, it } from "vitest";
 import { getBenchmark } from "../src/publish.js";
-import { openOnChainClock, publishLockAndRun, useDevChain } from "./helpers.js";
+import { gaosTaskScores } from "../src/task-scores.js";
+import { openOnChainClock, publishLockAndRun, useDevChain, type Harness } from "./helpers.js";
 
 const devChain = useDevChain();
+
+/**
+ * probe36 C-F2: what an anonymous reader learns of private tasks' credit on a closed benchmark that is
+ * not awarded: nothing (every private credit null, none in the GAOS taskScores), public credits served.
+ */
+async function expectPrivateCreditsWithheld(platform: Harness, slug: string, when: string): Promise<void> {
+  const page = await platform.real.taskScores(null, slug);
+  expect(page, when).toMatchObject({ stage: "closed", private_credits: "withheld" });
+  expect(page.runs.length, when).toBeGreaterThan(0);
+  for (const run of page.runs) {
+    const priv = run.tasks.filter((t) => t.visibility === "private");
+    expect(priv.length, when).toBeGreaterThan(0);
+    expect(
+      priv.every((t) => t.credit === null),
+      when,
+    ).toBe(true);
+    expect(
+      run.tasks.filter((t) => t.visibility === "public").every((t) => t.credit !== null),
+      when,
+    ).toBe(true);
+    const gaos = gaosTaskScores(run);
+    for (const t of priv) expect(gaos[String(t.bank_ordinal)], when).toBeUndefined();
+  }
+}
 
 describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)", () => {
   it("the door says no award can come any more, the detail's prize is no longer 'locked'", async () => {
@@ -29,6 +54,7 @@ describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)"
       reason: "not_awarded",
       message: "the contest is closed but not awarded yet",
     });
+    await expectPrivateCreditsWithheld(platform, slug, "within the award window");
     const within = await platform.real.benchmarkDetail(slug);
     expect(within).toMatchObject({ prize_verified: true, bounty_status: "funded", prize_note: null });
     expect(within.prize).toMatch(/^Prize: 4 USDC, locked at 0x/);
@@ -64,6 +90,7 @@ describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)"
       reason: "not_awarded",
       message: `the contest is closed and no award can come any more: ${said}`,
     });
+    await expectPrivateCreditsWithheld(platform, slug, "past the award deadline");
     const past = await platform.real.benchmarkDetail(slug);
     expect(past).toMatchObject({
       prize: "Prize: 4 USDC",
@@ -89,6 +116,8 @@ describe("a funded bounty past its award deadline, never awarded (probe29 C-F5)"
       bounty_status: "reclaimed",
       prize_note: "the author reclaimed the pool: no award can come",
     });
+    expect(await platform.awardEvidence(slug)).toMatchObject({ reason: "reclaimed_never_reveals" });
+    await expectPrivateCreditsWithheld(platform, slug, "reclaimed");
     // recorded (final on-chain): the list, which never reads the chain, no longer says funded
     const listed = (await platform.real.benchmarkList()).rows.find((r) => r.item.slug === slug)?.item;
     expect(listed).toMatchObject({ bounty_status: "reclaimed", prize_checked_on_chain: false });

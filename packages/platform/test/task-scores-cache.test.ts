@@ -106,9 +106,16 @@ describe("per-task credit is graded once per finalized run", () => {
     expect(graded).toHaveBeenCalledTimes(1); // the late run only
     await h.ctx.store.benchmarks.markAwarded(slug);
     const awarded = await h.real.taskScores(null, slug);
-    expect(awarded).toMatchObject({ stage: "awarded", status: "awarded" });
+    expect(awarded).toMatchObject({ stage: "awarded", status: "awarded", private_credits: "shown" });
     expect(graded).toHaveBeenCalledTimes(1);
-    expect(bytes(awarded.runs)).toBe(bytes(after.runs));
+    // the same grading: before the award private credits were withheld (probe36 C-F2), now served
+    expect(after.private_credits).toBe("withheld");
+    const hidden = awarded.runs.map((r) => ({
+      ...r,
+      tasks: r.tasks.map((t) => (t.visibility === "private" ? { ...t, credit: null } : t)),
+    }));
+    expect(bytes(hidden)).toBe(bytes(after.runs));
+    expect(awarded.runs.flatMap((r) => r.tasks).every((t) => t.credit !== null)).toBe(true);
   });
 
   it("keeps the open rules: the author's page while open is cached per board version, others refused", async () => {

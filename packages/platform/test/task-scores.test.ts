@@ -60,6 +60,11 @@ async function expectedCredits(h: Harness, slug: string, plan: number[], submitt
   }));
 }
 
+/** `credits` as served to a non-author before the award: private tasks' credit null (probe36 C-F2). */
+function withheld<T extends { visibility: string; credit: string | null }>(credits: T[]): T[] {
+  return credits.map((t) => (t.visibility === "private" ? { ...t, credit: null } : t));
+}
+
 async function bench(h: Harness, extra: Record<string, unknown> = {}) {
   const ds = await h.createDataset(cities(8));
   return (await h.publish(ds.dataset_id, { ...OPTIONS, ...extra })).slug;
@@ -90,11 +95,31 @@ describe("per-task credit of finalized runs", () => {
     expect(early.runs.map((r) => r.run_id)).toEqual([good.runId, mixed.runId]);
 
     await h.closeBenchmark(slug);
+    // closed, not awarded: everyone gets public credits, private ones stay withheld (probe36 C-F2)
     const closed = await h.real.taskScores(null, slug);
-    expect(closed).toMatchObject({ slug, stage: "closed", served_to: "everyone", open: false });
-    expect(closed.note).toMatch(/public and private.*sealed until the award/);
+    expect(closed).toMatchObject({
+      slug,
+      stage: "closed",
+      served_to: "everyone",
+      open: false,
+      private_credits: "withheld",
+    });
+    expect(closed.note).toMatch(/Private tasks' credit is shown once the award reveals the test set/);
     expect(closed.bank.map((t) => t.bank_ordinal)).toEqual([...Array(8).keys()]);
-    const byRun = new Map(closed.runs.map((r) => [r.run_id, r]));
+    for (const played of [good, mixed]) {
+      const run = closed.runs.find((r) => r.run_id === played.runId)!;
+      expect(run.tasks).toEqual(withheld(await expectedCredits(h, slug, played.plan, played.submitted)));
+    }
+    // the author still sees every credit
+    const authors = await h.real.taskScores(h.op, slug);
+    expect(authors).toMatchObject({ stage: "closed", private_credits: "shown" });
+    expect(authors.note).toMatch(/public and private.*sealed until the award/);
+    // once awarded (the pack reveals the test set), everyone sees every credit
+    await h.ctx.store.benchmarks.markAwarded(slug);
+    const awarded = await h.real.taskScores(null, slug);
+    expect(awarded).toMatchObject({ stage: "awarded", served_to: "everyone", private_credits: "shown" });
+    expect(awarded.runs).toEqual(authors.runs);
+    const byRun = new Map(awarded.runs.map((r) => [r.run_id, r]));
     for (const played of [good, mixed]) {
       const run = byRun.get(played.runId)!;
       expect(run.tasks).toEqual(await expectedCredits(h, slug, played.plan, played.submitted));
@@ -104,7 +129,8 @@ describe("per-task credit of finalized runs", () => {
     expect(new Set(mixedCredits.map((t) => t.visibility))).toEqual(new Set(["public", "private"]));
     expect(new Set(mixedCredits.map((t) => t.credit))).toEqual(new Set(["1/1", "0/1"]));
     expect(mixedCredits[2]!.credit).toBe("0/1");
-    // the scores recomputed from the credits are the final board's (the award's input)
+    // the scores recomputed from the credits are the final board's (the award's input); the same before the award
+    expect(closed.runs.map(({ tasks: _t, ...r }) => r)).toEqual(awarded.runs.map(({ tasks: _t, ...r }) => r));
     const board = await h.leaderboard(slug);
     expect(board.board).toBe("final");
     for (const row of board.rows) {
@@ -228,10 +254,65 @@ describe("per-task credit of finalized runs", () => {
     await h.finalize(late.runId);
     const after = await h.real.taskScores(null, slug);
     expect(after.runs.map((r) => r.run_id)).toEqual([first.runId, late.runId]);
-    expect(after.runs[1]!.tasks).toEqual(await expectedCredits(h, slug, late.plan, late.submitted));
-    // finalized after close, its receipt carries the same credits (SPEC 4)
+    const credits = await expectedCredits(h, slug, late.plan, late.submitted);
+    expect(after.runs[1]!.tasks).toEqual(withheld(credits));
+    expect((await h.real.taskScores(h.op, slug)).runs[1]!.tasks).toEqual(credits);
+    // finalized after close, its receipt carries the credits (SPEC 4: null only while open)
     const receipt = (await h.getRun(late.runId)).receipt!;
-    expect(receipt.tasks.map((t) => t.credit)).toEqual(after.runs[1]!.tasks.map((t) => t.credit));
+    expect(receipt.tasks.map((t) => t.credit)).toEqual(credits.map((t) => t.credit));
+  });
+
+  // probe36 C-F2: after the close, anyone read every private task's credit before (or without) an award:
+  // one constant-answer agent per label class read each private label off the table
+  it("a constant-answer agent learns no private label from any read before the award; after it, all are served", async () => {
+    const clock = manualClock();
+    const h = await openTemp({ clock: clock.now });
+    const slug = await bench(h, { max_attempts: 1 });
+    const bank = await h.testSet(slug);
+    const label = (bank.find((t) => t.visibility === "private")!.gold as { value: string }).value;
+    const constant = await play(h, slug, "constant", () => label);
+    clock.advance(1000);
+    // a second one finalized after the close: its finalize answer's per_task
+    const s = await h.startRun(slug, "late");
+    await h.submit(
+      s.run.id,
+      s.tasks.map((t) => ({ ordinal: t.ordinal, answer_text: label })),
+    );
+    await h.closeBenchmark(slug);
+    const fin = await h.finalize(s.run.id);
+    expect(fin.per_task!.length).toBeGreaterThan(0);
+    expect(fin.per_task!.every((t) => t.visibility === "public")).toBe(true);
+    const privateOf = <T extends { visibility: string }>(tasks: T[]) =>
+      tasks.filter((t) => t.visibility === "private");
+    for (const viewer of [await h.principal("constant"), await h.principal("late"), null]) {
+      const page = await h.real.taskScores(viewer, slug);
+      expect(page).toMatchObject({ stage: "closed", private_credits: "withheld" });
+      expect(page.runs).toHaveLength(2);
+      for (const run of page.runs) {
+        expect(privateOf(run.tasks).length).toBeGreaterThan(0);
+        expect(privateOf(run.tasks).every((t) => t.credit === null)).toBe(true);
+        expect(run.tasks.some((t) => t.visibility === "public" && t.credit !== null)).toBe(true);
+      }
+      const ids = page.runs.map((r) => r.run_id);
+      const byIds = await h.real.taskScoresOfIds(viewer, slug, ids);
+      expect(byIds.runs).toEqual(page.runs);
+      const ofRuns = await h.real.taskScoresOfRuns(viewer, slug, ids);
+      for (const run of ofRuns.values()) {
+        const gaos = gaosTaskScores(run);
+        for (const t of privateOf(run.tasks)) expect(gaos[String(t.bank_ordinal)]).toBeUndefined();
+        expect(Object.keys(gaos).length).toBe(run.tasks.length - privateOf(run.tasks).length);
+      }
+    }
+    // awarded: the credits are served, the right label's task credited 1/1
+    await h.ctx.store.benchmarks.markAwarded(slug);
+    const awarded = await h.real.taskScores(null, slug);
+    expect(awarded.private_credits).toBe("shown");
+    const run = awarded.runs.find((r) => r.run_id === constant.runId)!;
+    for (const t of run.tasks) {
+      const gold = (bank[t.bank_ordinal]!.gold as { value: string }).value;
+      expect(t.credit).toBe(gold === label ? "1/1" : "0/1");
+    }
+    expect(Object.keys(gaosTaskScores(run)).length).toBe(run.tasks.length);
   });
 
   it("on a buyer_only board: the author only, before and after close", async () => {

@@ -402,9 +402,10 @@ export const Entries = z
           .number()
           .nullable()
           .openapi({ description: "the public composite while open (SPEC 6.1), the composite once closed" }),
-        taskScores: z
-          .record(z.string(), z.number())
-          .openapi({ description: "credit per bank ordinal, 0..1; empty while open (SPEC 6.1)" }),
+        taskScores: z.record(z.string(), z.number()).openapi({
+          description:
+            "credit per bank ordinal, 0..1; empty while open (SPEC 6.1); once closed, private tasks left out until the award (to all but the author)",
+        }),
         artifactDigest: z.string().nullable().openapi({ description: "the receipt hash" }),
         evidenceVerdict: z.enum(["trusted", "unverifiable", "rejected"]),
         reproduced: z.boolean(),

@@ -19,6 +19,20 @@ function play(slug: string, name: string, right: (i: number) => boolean): Promis
   return playCities(live.url, slug, name, right);
 }
 
+/** `played`'s expected credits as served to a non-author before the award: private ones null (probe36 C-F2). */
+function beforeAward(played: PlayedRun, served: { visibility: string }[]): (string | null)[] {
+  return played.expected.map((c, i) => (served[i]!.visibility === "private" ? null : c));
+}
+
+/** The GAOS taskScores of a served run: numbers by bank ordinal, withheld (null) credits left out. */
+function gaosOf(run: { tasks: { bank_ordinal: number; credit: string | null }[] }): Record<string, number> {
+  return Object.fromEntries(
+    run.tasks
+      .filter((t) => t.credit !== null)
+      .map((t) => [String(t.bank_ordinal), t.credit === "1/1" ? 1 : 0]),
+  );
+}
+
 async function close(slug: string): Promise<void> {
   await live.platform.closeBenchmark(live.platform.localOperator(), slug);
 }
@@ -66,9 +80,24 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     expect((refused as ApiError).code).toBe("task_scores_withheld");
 
     await close(slug);
+    // closed, not awarded: public credits to everyone, private ones withheld (probe36 C-F2)
+    const closed = await call(live.url, "GET", path);
+    expect(closed.status).toBe(200);
+    expect(closed.json).toMatchObject({
+      slug,
+      stage: "closed",
+      served_to: "everyone",
+      open: false,
+      private_credits: "withheld",
+    });
+    for (const played of [good, half]) {
+      const run = closed.json.runs.find((x: any) => x.run_id === played.runId);
+      expect(run.tasks.map((t: any) => t.credit)).toEqual(beforeAward(played, run.tasks));
+    }
+    await live.platform.ctx.store.benchmarks.markAwarded(slug);
     const r = await call(live.url, "GET", path);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ slug, stage: "closed", served_to: "everyone", open: false });
+    expect(r.json).toMatchObject({ slug, stage: "awarded", served_to: "everyone", private_credits: "shown" });
     const byRun = new Map<string, any>(r.json.runs.map((x: any) => [x.run_id, x]));
     for (const played of [good, half]) {
       const run = byRun.get(played.runId);
@@ -97,9 +126,8 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     expect(entries.json.entries).toHaveLength(2);
     for (const e of entries.json.entries) {
       const run = byRun.get(e.submissionId);
-      expect(e.taskScores).toEqual(
-        Object.fromEntries(run.tasks.map((t: any) => [String(t.bank_ordinal), t.credit === "1/1" ? 1 : 0])),
-      );
+      expect(e.taskScores).toEqual(gaosOf(run));
+      expect(Object.keys(e.taskScores)).toHaveLength(run.tasks.length);
     }
     // the typed client and MCP serve the same object
     expect(await client.taskScores(slug)).toEqual(r.json);
@@ -153,8 +181,14 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     await live.platform.ctx.store.benchmarks.markAwarded(slug);
     const awarded = await call(live.url, "GET", `${path}?limit=2`, { headers: { "if-none-match": etag } });
     expect(awarded.status).toBe(200);
-    expect(awarded.json).toMatchObject({ stage: "awarded", status: "awarded" });
-    expect(awarded.json.runs).toEqual(first.json.runs);
+    expect(awarded.json).toMatchObject({ stage: "awarded", status: "awarded", private_credits: "shown" });
+    // the same credits, the private ones now served (probe36 C-F2)
+    expect(
+      awarded.json.runs.map((x: any) => ({
+        ...x,
+        tasks: x.tasks.map((t: any) => (t.visibility === "private" ? { ...t, credit: null } : t)),
+      })),
+    ).toEqual(first.json.runs);
     expect(awarded.headers.get("etag")).not.toBe(etag);
   });
 
@@ -192,7 +226,11 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     // the entries of a closed board: one page, its runs' taskScores
     const entries = await call(live.url, "GET", `/api/v1/benchmarks/${slug}/entries?limit=2`);
     expect(entries.json).toMatchObject({ offset: 0, limit: 2, next_offset: 2 });
-    for (const e of entries.json.entries) expect(Object.keys(e.taskScores)).toHaveLength(6);
+    // public tasks only before the award (probe36 C-F2); every run draws the whole bank of 6
+    const publicTasks = all.json.bank.filter((t: any) => t.visibility === "public").length;
+    expect(publicTasks).toBeGreaterThan(0);
+    expect(publicTasks).toBeLessThan(6);
+    for (const e of entries.json.entries) expect(Object.keys(e.taskScores)).toHaveLength(publicTasks);
   });
 
   // probe20 F1: the web board looked for its rows' runs by reading pages from offset 0
@@ -215,7 +253,9 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
     expect(byId.status).toBe(200);
     expect(byId.json).toMatchObject({ offset: 0, limit: 2, next_offset: null, stage: "closed" });
     expect(byId.json.runs.map((x: any) => x.run_id)).toEqual([played[2]!.runId, played[0]!.runId]);
-    expect(byId.json.runs[1].tasks.map((x: any) => x.credit)).toEqual(played[0]!.expected);
+    expect(byId.json.runs[1].tasks.map((x: any) => x.credit)).toEqual(
+      beforeAward(played[0]!, byId.json.runs[1].tasks),
+    );
     for (const [query, status, detail] of [
       [`run_ids=${played[0]!.runId}&limit=2`, 400, { parameter: "run_ids" }],
       [`run_ids=${played[0]!.runId},nope`, 422, { field: "run_ids[1]" }],
@@ -241,6 +281,60 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
       error: { code: "invalid_option", details: { field: "run_ids" } },
     });
     await m.close();
+  });
+
+  // probe36 C-F2: after the close (award window running, unawarded, reclaimed: the platform knows them all as
+  // closed and not awarded) anyone read every private task's credit from REST, MCP and the entries route, so
+  // one constant-answer agent per label class read every private label
+  it("a constant-answer agent learns no private label before the award from REST, MCP or entries; the author's reads are not shared; after the award all are served", async () => {
+    const { author, slug } = await publishCities(live.url, 6, "pt-label");
+    const constant = await play(slug, "pt-const", (i) => i % 2 === 0);
+    await close(slug);
+    const path = `/api/v1/benchmarks/${slug}/task-scores`;
+    const entriesPath = `/api/v1/benchmarks/${slug}/entries`;
+    // the author reads first (REST and entries): every credit, and nothing of it kept for others
+    const own = await call(live.url, "GET", path, { key: author.key });
+    expect(own.json).toMatchObject({ stage: "closed", private_credits: "shown" });
+    const ownRun = own.json.runs[0];
+    expect(ownRun.tasks.map((t: any) => t.credit)).toEqual(constant.expected);
+    const priv = ownRun.tasks.filter((t: any) => t.visibility === "private");
+    expect(priv.length).toBeGreaterThan(0);
+    const ownEntries = await call(live.url, "GET", entriesPath, { key: author.key });
+    expect(ownEntries.json.entries[0].taskScores).toEqual(gaosOf(ownRun));
+    const m = await mcp(constant.key);
+    const anonMcp = await mcp();
+    for (const key of [null, constant.key]) {
+      const r = await call(live.url, "GET", path, { key });
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ stage: "closed", private_credits: "withheld" });
+      expect(r.json.note).toMatch(
+        /shown once the award reveals the test set; a reclaimed prize never reveals it/,
+      );
+      const run = r.json.runs[0];
+      for (const t of run.tasks) expect(t.credit === null).toBe(t.visibility === "private");
+      const byIds = await call(live.url, "GET", `${path}?run_ids=${constant.runId}`, { key });
+      expect(byIds.json.runs).toEqual(r.json.runs);
+      const entries = await call(live.url, "GET", entriesPath, { key });
+      const scores = entries.json.entries[0].taskScores;
+      for (const t of priv) expect(scores).not.toHaveProperty(String(t.bank_ordinal));
+      expect(scores).toEqual(gaosOf(run));
+      const tool = await (key === null ? anonMcp : m).callTool({
+        name: "benchmark_task_scores",
+        arguments: { slug },
+      });
+      expect(tool.structuredContent).toEqual(r.json);
+    }
+    // awarded: everyone reads every credit, on every route
+    await live.platform.ctx.store.benchmarks.markAwarded(slug);
+    const after = await call(live.url, "GET", path);
+    expect(after.json).toMatchObject({ stage: "awarded", private_credits: "shown" });
+    expect(after.json.runs[0].tasks.map((t: any) => t.credit)).toEqual(constant.expected);
+    const entries = await call(live.url, "GET", entriesPath);
+    expect(entries.json.entries[0].taskScores).toEqual(gaosOf(after.json.runs[0]));
+    const tool = await anonMcp.callTool({ name: "benchmark_task_scores", arguments: { slug } });
+    expect(tool.structuredContent).toEqual(after.json);
+    await m.close();
+    await anonMcp.close();
   });
 
   it("on a buyer_only board: the author only, before and after close; nobody else gets a credit", async () => {

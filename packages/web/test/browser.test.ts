@@ -370,7 +370,7 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
       }
       const cells = shown[row.agent_id] as Record<string, string>;
       const expected = Object.fromEntries(scores.bank.map((t) => [String(t.bank_ordinal), "--"]));
-      for (const t of run.tasks) expected[String(t.bank_ordinal)] = t.credit;
+      for (const t of run.tasks) expected[String(t.bank_ordinal)] = t.credit ?? "hidden";
       expect(cells, row.agent_id).toEqual(expected);
       // SPEC 6 over the credits read off the page equals the pack's rank_accuracy and score_public
       const graded = run.tasks.map((t) => ({

@@ -223,6 +223,7 @@ describe("leaderboard rows", () => {
       open: false,
       stage: "closed",
       served_to: "everyone",
+      private_credits: "shown",
       note: "n",
       offset: 0,
       limit: 100,
@@ -247,6 +248,13 @@ describe("leaderboard rows", () => {
       { rank: 1, agent: "a", runId: "r1", served: true, credits: { 9: "0/1", 3: "2/3" } },
       { rank: 2, agent: "c", runId: "r-unserved", served: false, credits: {} },
     ]);
+    // before the award a private task's credit is withheld (null, probe36 C-F2): kept as null, not "--"
+    const withheld = taskTable(boardView(closed, detail, 1).rows, {
+      ...scores,
+      private_credits: "withheld",
+      runs: [run("r1", "a", [{ ordinal: 0, bank_ordinal: 9, visibility: "private", credit: null }])],
+    });
+    expect(withheld.rows[0]!.credits).toEqual({ 9: null });
   });
 });
 

@@ -166,7 +166,7 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
     await platform.closeBenchmark(platform.localOperator(), slug);
     const board = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}/leaderboard`)).json;
     const scores = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}/task-scores`)).json;
-    expect(scores.stage).toBe("closed");
+    expect(scores).toMatchObject({ stage: "closed", private_credits: "withheld" });
     const page = await open(`#/b/${slug}/leaderboard`, "#per-task tbody tr");
     const col = (c: string) =>
       page.$$eval(`#leaderboard tbody td[data-col="${c}"]`, (tds) => tds.map((td) => td.textContent?.trim()));
@@ -175,9 +175,18 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
     );
     for (const row of board.rows as { agent_id: string; run_id: string }[]) {
       const run = scores.runs.find((r: { run_id: string }) => r.run_id === row.run_id);
-      const tasks = run.tasks as { ordinal: number; bank_ordinal: number; credit: string }[];
-      // the API's credits are what the grader gives the answers this test sent
-      expect(tasks.map((t) => t.credit)).toEqual(expectedCredits.get(row.agent_id));
+      const tasks = run.tasks as {
+        ordinal: number;
+        bank_ordinal: number;
+        visibility: string;
+        credit: string | null;
+      }[];
+      // the API's credits are what the grader gives the answers this test sent; a private task's is
+      // withheld (null) until the award (probe36 C-F2: off-chain, never)
+      expect(tasks.map((t) => t.credit)).toEqual(
+        expectedCredits.get(row.agent_id)!.map((c, i) => (tasks[i]!.visibility === "private" ? null : c)),
+      );
+      expect(tasks.some((t) => t.visibility === "private")).toBe(true);
       // and the page shows them, cell by cell; a public task this attempt did not draw is --
       const cells = await page.$$eval(`#per-task tr[data-agent="${row.agent_id}"] td[data-ordinal]`, (tds) =>
         Object.fromEntries(tds.map((td) => [td.getAttribute("data-ordinal")!, td.textContent!.trim()])),
@@ -185,7 +194,7 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
       const expected: Record<string, string> = Object.fromEntries(
         scores.bank.map((t: { bank_ordinal: number }) => [String(t.bank_ordinal), "--"]),
       );
-      for (const t of tasks) expected[String(t.bank_ordinal)] = t.credit;
+      for (const t of tasks) expected[String(t.bank_ordinal)] = t.credit ?? "hidden";
       expect(cells, row.agent_id).toEqual(expected);
       // the receipt, anchored while open, still has no credit: the table does not come from it
       const receipt = (await call(server.url, "GET", `/api/v1/benchmarks/${slug}/runs/${row.run_id}/receipt`))

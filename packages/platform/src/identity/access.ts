@@ -146,6 +146,22 @@ export function receiptsVisible(
   return isAuthorOf(viewer, b) || (!open && !buyerOnlyHides(viewer, b));
 }
 
+/**
+ * Per-task credit of PRIVATE tasks (the per-task tables, the GAOS `taskScores`, finalize's `per_task`):
+ * to the author at any time, to everyone else only once the benchmark is awarded (status `awarded`: the
+ * award is confirmed and its pack, which reveals the test set, is served). A closed benchmark whose prize
+ * is not awarded (the award window running, the award deadline passed, the prize reclaimed, no bounty at
+ * all) keeps them withheld as while open (probe36 C-F2): a constant answer's credit on a private task is
+ * that task's label, and SPEC 1.1 `reclaim`: an unawarded prize never reveals its test set. What SPEC 6.1
+ * serves at close (the final board on the private composite, receipts) is not this rule's.
+ */
+export function privateCreditsVisible(
+  viewer: Principal | null | undefined,
+  b: Pick<BenchmarkRecord, "author_account_id" | "status">,
+): boolean {
+  return isAuthorOf(viewer, b) || b.status === "awarded";
+}
+
 /** Gold, salts and answers: to the author, and to everyone once the benchmark is awarded (the pack). */
 export function goldVisible(
   viewer: Principal | null | undefined,

@@ -19,7 +19,13 @@ import { type AnchorEvidence } from "../chain.js";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
 import { PlatformError } from "../errors.js";
 import { closingChainTime, getBenchmark, getTasks, isOpenAt } from "../publish.js";
-import { assertRunOwner, isAuthorOf, privateFiguresVisible, receiptsVisible } from "../identity/access.js";
+import {
+  assertRunOwner,
+  isAuthorOf,
+  privateCreditsVisible,
+  privateFiguresVisible,
+  receiptsVisible,
+} from "../identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "../identity/principal.js";
 import { gradePlan, gradePlanSliced, scoreGraded, type GradedPlanTask } from "../grading.js";
 import {
@@ -70,7 +76,10 @@ export interface FinalizeResult {
   receipt_anchor_status: AnchorState;
   /** Why the immediate anchoring failed (it stays pending and is retried), when it did. */
   receipt_anchor_error?: string;
-  /** Public tasks' credits: only once the attempts are used up or the benchmark closed. */
+  /**
+   * Public tasks' credits: only once the attempts are used up or the benchmark closed (to the author at
+   * any time); private tasks' only where `privateCreditsVisible` allows (the author; probe36 C-F2).
+   */
   per_task?: { ordinal: number; visibility: "public" | "private"; credit: string }[];
   /** Private accuracy: only once the benchmark is closed (or to its author). */
   rank_accuracy?: string;
@@ -491,12 +500,14 @@ function finalizeResult(
     result.rank_accuracy = done.accuracyValue;
   }
   if (receiptsVisible(p, done.b, done.open) && o.receiptShown) result.receipt = done.receipt;
-  const seesAll = !done.open || isAuthorOf(p, done.b);
-  if (remaining === 0 || seesAll) {
-    // Public correctness once the attempts are used up; private correctness only once closed (or to the author).
+  const seesPublic = !done.open || isAuthorOf(p, done.b);
+  const seesPrivate = privateCreditsVisible(p, done.b);
+  if (remaining === 0 || seesPublic) {
+    // Public correctness once the attempts are used up or the benchmark closed; private correctness only
+    // to the author (or once awarded, which a finalize never meets): probe36 C-F2
     result.per_task = done.graded
       .map((g, i) => ({ ordinal: i, visibility: g.t.visibility, credit: g.credit }))
-      .filter((x) => x.visibility === "public" || seesAll);
+      .filter((x) => x.visibility === "public" || seesPrivate);
   }
   return result;
 }

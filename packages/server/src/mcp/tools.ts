@@ -589,7 +589,7 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   tools.registerTool(
     "benchmark_task_scores",
     {
-      description: `Per-task credit of the finalized runs (regraded), once the benchmark has closed (its author: at any time), one page of runs in start order: offset .. offset + limit - 1 (default ${TASK_SCORES_PAGE_SIZE} from 0, at most ${TASK_SCORES_PAGE_MAX}, lowered so that runs x tasks <= ${MAX_TASK_SCORE_CELLS}: the answer's limit; next_offset names the next page).`,
+      description: `Per-task credit of the finalized runs (regraded), once the benchmark has closed (its author: at any time; private tasks' credit null until the award reveals the test set, private_credits "withheld"), one page of runs in start order: offset .. offset + limit - 1 (default ${TASK_SCORES_PAGE_SIZE} from 0, at most ${TASK_SCORES_PAGE_MAX}, lowered so that runs x tasks <= ${MAX_TASK_SCORE_CELLS}: the answer's limit; next_offset names the next page).`,
       inputSchema: z.strictObject({
         slug: slugArg,
         ...pageArgs(

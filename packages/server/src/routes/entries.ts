@@ -29,7 +29,9 @@
  *
  * `taskScores` (credit in [0, 1] by bank ordinal) come from the platform's regrade of the page's
  * finalized runs (`taskScoresOfRuns`, the rule of the `task-scores` route) once the benchmark is closed;
- * while open they are empty (SPEC 6.1). Once closed, a page holds at most `MAX_TASK_SCORE_CELLS` (20,000)
+ * while open they are empty (SPEC 6.1); until the award, private tasks are left out for all but the
+ * author (probe36 C-F2). The built entries are kept per reader (anonymous readers share one), as what a
+ * page carries depends on who reads it. Once closed, a page holds at most `MAX_TASK_SCORE_CELLS` (20,000)
  * run-task cells: its `limit` is lowered to `taskScoresPageRuns(limit, leaf_count)` rows (probe16 A-F8).
  *
  * The legacy summaries are derived from the V2 facts, never the reverse (RFC-015): `evidenceVerdict`
@@ -206,6 +208,9 @@ export function boundedRows(
  */
 const built = new WeakMap<object, Map<string, object>>();
 
+/** Readers' built entries kept per board page (anonymous readers are one reader). */
+const ENTRY_READERS_KEPT = 4;
+
 /**
  * The route, mounted by `createApp`. `source` defaults to the domain's `storedVerification` (the
  * verifier worker's stored report). Paged like the leaderboard (`offset`, `limit`; `next_offset`), with
@@ -239,7 +244,9 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
       const version = versionOf(commitment.commit_root);
       const board = (await c.var.domain.leaderboard(p, slug, undefined, page)) as unknown as BoardPage;
       const v = await (source ? source(slug) : c.var.domain.storedVerification(slug));
-      const key = `${version ?? ""}|${v?.ran_at ?? ""}|${v?.verifier_version ?? ""}`;
+      // per reader: the author's taskScores carry private credits before the award (probe36 C-F2)
+      const reader = p === null ? "" : p.account_id;
+      const key = `${reader}|${version ?? ""}|${v?.ran_at ?? ""}|${v?.verifier_version ?? ""}`;
       let forPage = built.get(board);
       const hit = forPage?.get(key);
       if (hit) return sendCachedJson(c, hit);
@@ -276,7 +283,9 @@ export function entriesRoutes(source?: VerificationSource): OpenAPIHono<AppEnv> 
       });
       if (Object.isFrozen(board)) {
         if (!forPage) built.set(board, (forPage = new Map()));
-        forPage.clear(); // one stored verification per page: a newer one replaces the older
+        // one stored verification per page and reader (a newer one replaces the older), a few readers kept
+        for (const k of [...forPage.keys()])
+          if (k.startsWith(`${reader}|`) || forPage.size >= ENTRY_READERS_KEPT) forPage.delete(k);
         forPage.set(key, answer);
       }
       return sendCachedJson(c, answer);

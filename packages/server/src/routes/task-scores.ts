@@ -6,7 +6,9 @@
  * Who gets what (SPEC 6.1): once the benchmark is closed, everyone the board is for; the author at any
  * time; on a `buyer_only` board nobody but the author (403 `forbidden`, rule `benchmark_author_only`);
  * while open everyone else is answered 404 `task_scores_withheld` (`details.reason`
- * `withheld_live_contest`).
+ * `withheld_live_contest`). Private tasks' credit is null (`private_credits: "withheld"`) for everyone
+ * but the author until the benchmark is awarded (probe36 C-F2: never for a reclaimed prize; the
+ * platform's `privateCreditsVisible`).
  *
  * Paged over runs (probe16 A-F8: every finalized run x every task was one answer, 8.2 MB for 9 runs of
  * 10,010 tasks): `offset`, `limit` (runs, default 100, at most 1,000), lowered by the platform so that a
@@ -25,7 +27,10 @@ const TaskCredit = z
     ordinal: z.number().int().openapi({ description: "position in the run (the receipt's ordinal)" }),
     bank_ordinal: z.number().int().openapi({ description: "bank ordinal (SPEC 3); the GAOS taskScores key" }),
     visibility: z.enum(["public", "private"]),
-    credit: z.string().openapi({ description: "SPEC 6 credit, a reduced fraction (`1/1`, `0/1`, `2/3`)" }),
+    credit: z.string().nullable().openapi({
+      description:
+        "SPEC 6 credit, a reduced fraction (`1/1`, `0/1`, `2/3`); null on a private task until the award (private_credits withheld)",
+    }),
   })
   .openapi("TaskCredit");
 
@@ -57,6 +62,10 @@ export const TaskScores = z
     served_to: z
       .enum(["author", "everyone"])
       .openapi({ description: "who may be served this at this stage" }),
+    private_credits: z.enum(["shown", "withheld"]).openapi({
+      description:
+        "private tasks' credits: shown (to the author, or once awarded) or withheld (null: closed but not awarded, a reclaimed prize for good)",
+    }),
     note: z.string().openapi({ description: "what is revealed at this stage and what is not yet" }),
     bank: z.array(
       z.object({

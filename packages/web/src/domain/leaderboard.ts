@@ -85,8 +85,11 @@ export interface TaskTable {
     runId: string;
     /** False when the API served no credits for this run (the cells then say so). */
     served: boolean;
-    /** Credit by bank ordinal; a task missing here was not in this run's draw. */
-    credits: Record<number, string>;
+    /**
+     * Credit by bank ordinal; a task missing here was not in this run's draw; null: a private task's
+     * credit withheld until the award (the API's `private_credits: "withheld"`).
+     */
+    credits: Record<number, string | null>;
   }[];
 }
 
@@ -101,7 +104,7 @@ export function taskTable(rows: RowView[], scores: TaskScores): TaskTable {
   for (const t of scores.bank) visibility[t.bank_ordinal] = t.visibility;
   const out: TaskTable["rows"] = rows.map((row) => {
     const run = byRun.get(row.runId);
-    const credits: Record<number, string> = {};
+    const credits: Record<number, string | null> = {};
     for (const t of run?.tasks ?? []) credits[t.bank_ordinal] = t.credit;
     return { rank: row.rank, agent: row.agent, runId: row.runId, served: run !== undefined, credits };
   });

@@ -170,7 +170,7 @@ function Tasks(props: { table: TaskTable }) {
               {r.served ? (
                 t.ordinals.map((o) => (
                   <td class="num" data-ordinal={o}>
-                    {r.credits[o] ?? "--"}
+                    {r.credits[o] === null ? "hidden" : (r.credits[o] ?? "--")}
                   </td>
                 ))
               ) : (
@@ -209,7 +209,7 @@ function PerTask(props: {
       <Tasks table={taskTable(props.view.rows, props.scores!)} />
       <p class="muted" id="per-task-note">
         {props.scores!.note} Credit per task of each ranked run, regraded by the server; -- is a public task
-        this attempt did not draw.
+        this attempt did not draw; hidden is a private task's credit, withheld until the award.
       </p>
     </>
   );
