@@ -176,6 +176,29 @@ describe("bench-bounty CLI (composed)", () => {
     expect(help(["run"])).toContain('(choices: "immediate", "batch", default: "immediate")');
   });
 
+  // probe36 C-N1: `award --award-confirmations 3` once made every later award of the store wait for 3, and
+  // no command's help said the value is kept in the store, nor the default when it was never set
+  it("--award-confirmations' help says, on every command that has it, that it is kept in the store for later awards (probe36 C-N1)", () => {
+    const helps = new Map(
+      [...cli(["--help"]).stdout.matchAll(/^ {2}([a-z-]+) /gm)]
+        .map((m) => m[1]!)
+        .filter((c) => c !== "help")
+        .map((c) => [c, cli([c, "--help"]).stdout.replace(/\s+/g, " ")] as const),
+    );
+    const having = [...helps].filter(([, h]) => h.includes("--award-confirmations <n>")).map(([c]) => c);
+    expect(having).toEqual(expect.arrayContaining(["award", "serve", "attach", "run", "evidence"]));
+    for (const c of having.filter((c) => c !== "evidence"))
+      expect(helps.get(c), c).toContain(
+        "Kept in the store (meta.award_confirmations) once given (the flag or its env) with --rpc-url: every later award on this store, of every benchmark and process (serve's too), waits as long without the flag, until it is given again. Never set: 1, the block the award is mined in",
+      );
+    // evidence only reads: its value is not kept, and its help does not say it is
+    const evidence = helps.get("evidence")!;
+    expect(evidence).toContain(
+      "This command only reads: the value is not kept in the store, and the store's kept one (set by another command's --award-confirmations) is used instead when there is one. Never set: 1",
+    );
+    expect(evidence).not.toContain("Kept in the store");
+  }, 180_000);
+
   it("verifies the shared vector pack offline and names the policy", () => {
     const res = cli(["verify", smallPack, "--policy", "offline", "--json"]);
     expect(res.status).toBe(0);

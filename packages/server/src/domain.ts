@@ -277,8 +277,9 @@ export interface Domain {
   storedVerification(slug: string): Promise<StoredVerification | null>;
   /**
    * Submits a winner's signed claim (SPEC 1.1 `claimWithSig`) from the operator's account, which pays
-   * the gas; the credit goes to the signed `to`. Checked before any gas is spent: the signature
-   * recovers to `account` for the current nonce, the deadline has not passed, `account` has credit.
+   * the gas; the credit goes to the signed `to`. Checked before any gas is spent: the signature is
+   * `account`'s for the current nonce (ECDSA for an account without code; a smart-contract wallet's, ERC-1271,
+   * by the contract in the simulation), the deadline has not passed, `account` has credit.
    * `opts.answerBy` (unix ms, `AppEnv.awardBy`): the latest moment the claim is sent and waited for
    * (probe24 C-F2). @throws EdgeError `server_busy` (not sent by then: nothing sent), `claim_pending`
    * (sent, not mined by then: `details.tx_hash`), ...

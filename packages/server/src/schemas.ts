@@ -205,6 +205,12 @@ export const BountyBody = z
  * The one sentence of a relayed claim's `$.deadline` refused (probe29 C-F10: a wrong JSON type was zod's
  * "Invalid input", -1 its "Too small"): every wrong value gets it, a too-large decimal string its cap.
  */
+/**
+ * The most bytes a relayed claim's `$.signature` may have (4 KiB of hex): a smart-contract wallet's own
+ * format (ERC-1271: a Safe's concatenated owner signatures, say) may be longer than an EOA's 65 bytes.
+ */
+export const MAX_CLAIM_SIGNATURE_BYTES = 2048;
+
 const DEADLINE_RULE =
   "must be unix seconds: a JSON integer from 0 to 2^53-1, or a decimal string of at most 78 digits (up to 2^256-1)";
 
@@ -233,11 +239,19 @@ export const RelayClaimBody = z
       )
       .transform((v) => BigInt(v))
       .openapi({ description: "unix seconds, the last second the signature is valid" }),
+    // any length up to the cap here: the 65 bytes (r, s, v) are the rule of an account without code, which
+    // the relay applies once it has read `account`'s code (a smart-contract wallet's own format, ERC-1271,
+    // may be shorter, longer or empty: probe36 C-F3)
     signature: z
       .string()
-      .regex(/^0x([0-9a-fA-F]{2}){65,2048}$/, "must be 0x and the signature's hex bytes (65 for an EOA)")
+      .regex(
+        new RegExp(`^0x([0-9a-fA-F]{2}){0,${MAX_CLAIM_SIGNATURE_BYTES}}$`),
+        `must be 0x and the signature's hex bytes, at most ${MAX_CLAIM_SIGNATURE_BYTES} bytes (${2 * MAX_CLAIM_SIGNATURE_BYTES} hex digits): 65 bytes (r, s, v) for an account without code (an EOA); a smart-contract wallet's own format (ERC-1271), empty included, for an account with code`,
+      )
       .transform((v) => v as `0x${string}`)
-      .openapi({ description: "EIP-712 signature of Claim(bountyId, account, to, nonce, deadline)" }),
+      .openapi({
+        description: `EIP-712 signature of Claim(bountyId, account, to, nonce, deadline): 65 bytes (r, s, v) for an account without code; for a smart-contract wallet (ERC-1271) its own format, 0 to ${MAX_CLAIM_SIGNATURE_BYTES} bytes`,
+      }),
   })
   .openapi("RelayClaimBody");
 

@@ -1,9 +1,11 @@
 /**
  * A relayed claim's signature in a form viem recovers but the contract's OpenZeppelin `ECDSA` refuses
- * at simulation (502 `chain_error` before): the high-s twin `(r, n - s, v ^ 1)` (probe10 R8) and the
- * y-parity form ending in v 0/1 (probe11 O12). The server refuses each itself, 422
- * `invalid_claim_signature` naming `$.signature` with its `reason`, before any chain call: here on a
- * service without a chain, where the original goes on to 503 `no_chain`.
+ * for an account without code: the high-s twin `(r, n - s, v ^ 1)` (probe10 R8) and the y-parity form
+ * ending in v 0/1 (probe11 O12). They are an EOA's rules (probe36 C-F3: a smart-contract wallet's own
+ * format may be any of them, or empty), applied once the account's code is read: on a service without a
+ * chain they go on, as the original does, to 503 `no_chain` (the refusals for an EOA, and a wallet's
+ * forms paid: relay-contract-wallet.test.ts, on the devchain). The body's `$.signature` is any hex up to
+ * 2048 bytes, empty included, and names that cap when refused.
  */
 import { CLAIM_PRIMARY_TYPE, CLAIM_TYPES, claimDomain } from "@bench-bounty/contracts";
 import { recoverTypedDataAddress, type Hex } from "viem";
@@ -44,30 +46,54 @@ beforeAll(async () => {
   key = (await register(live.url, "relay-sig-relayer")).key;
 });
 
-describe("a relayed claim's signature must be low-s with v 27/28", () => {
+describe("a relayed claim's signature on a service without a chain (probe36 C-F3)", () => {
+  // a second key for the lengths that pass: the relay's rate limit is per account (burst 5)
+  let lengths = "";
+  beforeAll(async () => {
+    lengths = (await register(live.url, "relay-sig-lengths")).key;
+  });
   it.each([
-    ["the high-s twin (probe10 R8)", highSTwin, "high_s", /high-s form/],
-    ["the y-parity form (probe11 O12)", parityForm, "v_not_27_28", /v \(27 or 28\)/],
+    ["the high-s twin (probe10 R8)", highSTwin],
+    ["the y-parity form (probe11 O12)", parityForm],
   ] as const)(
-    "%s of a valid signature is 422 invalid_claim_signature before any chain call",
-    async (_, malleate, reason, says) => {
+    "%s of a valid signature goes on to 503 no_chain, as the original: an EOA's rule needs the account's code",
+    async (_, malleate) => {
       const good = await signer.signTypedData(typed);
       const bad = malleate(good);
       expect(await recoverTypedDataAddress({ ...typed, signature: bad })).toBe(signer.address); // viem takes it
       const body = (signature: Hex) => ({ account: signer.address, to, deadline: "1900000000", signature });
       const path = `/api/v1/benchmarks/${slug}/claims/relay`;
-      const refused = await call(live.url, "POST", path, { key, body: body(bad) });
-      expect(refused.status, refused.text).toBe(422);
-      expect(refused.json.error).toMatchObject({
-        code: "invalid_claim_signature",
-        details: { path: "$.signature", reason },
-      });
-      expect(refused.json.error.message).toMatch(says);
-      // the original passes this check and reaches the chain's (none here)
-      const original = await call(live.url, "POST", path, { key, body: body(good) });
-      expect(original.json.error.code).toBe("no_chain");
+      const r = await call(live.url, "POST", path, { key, body: body(bad) });
+      expect(r.json.error.code, r.text).toBe("no_chain");
     },
   );
+
+  it.each([
+    ["empty", "0x"],
+    ["1 byte", "0x01"],
+    ["2048 bytes", `0x${"ab".repeat(2048)}`],
+  ])(
+    "a signature of %s passes the body's check (a smart-contract wallet's own format)",
+    async (_, signature) => {
+      const body = { account: signer.address, to, deadline: "1900000000", signature };
+      const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/claims/relay`, {
+        key: lengths,
+        body,
+      });
+      expect(r.json.error.code, r.text).toBe("no_chain");
+    },
+  );
+
+  it.each([
+    ["2049 bytes", `0x${"ab".repeat(2049)}`],
+    ["an odd number of hex digits", "0xabc"],
+  ])("a signature of %s is 422 naming $.signature and the cap", async (_, signature) => {
+    const body = { account: signer.address, to, deadline: "1900000000", signature };
+    const r = await call(live.url, "POST", `/api/v1/benchmarks/${slug}/claims/relay`, { key, body });
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.error).toMatchObject({ code: "invalid_request", details: { path: "$.signature" } });
+    expect(r.json.error.message).toMatch(/^\$\.signature: .*at most 2048 bytes \(4096 hex digits\)/);
+  });
 
   it("an all-upper-case account or to is unchecksummed, as all-lower-case is: not refused (probeD2 F8)", async () => {
     const upper = (a: string) => `0x${a.slice(2).toUpperCase()}`;

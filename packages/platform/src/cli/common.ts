@@ -126,6 +126,18 @@ export function optionName(o: { [OPTION_NAMES]?: (flag: string) => string }, fla
 }
 
 /**
+ * What `--award-confirmations`' help says of a command that records it (platform `Platform.open`: the store's
+ * `meta.award_confirmations`, read by every award on the store, `awardDepth`; store28 R-F2): a value given once
+ * is kept, and every later award waits as long without the flag (probe36 C-N1: the help said neither).
+ */
+export const AWARD_DEPTH_KEPT =
+  "Kept in the store (meta.award_confirmations) once given (the flag or its env) with --rpc-url: every later award on this store, of every benchmark and process (serve's too), waits as long without the flag, until it is given again. Never set: 1, the block the award is mined in";
+
+/** What `--award-confirmations`' help says of a read-only command (`evidence`), which does not record it. */
+export const AWARD_DEPTH_READ_ONLY =
+  "This command only reads: the value is not kept in the store, and the store's kept one (set by another command's --award-confirmations) is used instead when there is one. Never set: 1, the block the award is mined in";
+
+/**
  * The store, chain and key options of a command. `receiptAnchoring` is the `--receipt-anchoring`
  * default this command really uses, shown by its `--help` (one source: `serve` batches, the others
  * anchor each receipt at once; probe11 O14). `actsAsAccount: false` (`serve`, which acts as no
@@ -134,14 +146,17 @@ export function optionName(o: { [OPTION_NAMES]?: (flag: string) => string }, fla
  * {@link SERVE_API_KEY_REFUSAL} rather than commander's bare "unknown option" (probe27 A-F7: `serve
  * --api-key junk` started silently, the key never used). Before the action runs, its options object is
  * given {@link OPTION_NAMES}, so that every later check names a value from the environment by its
- * variable ({@link optionName}).
+ * variable ({@link optionName}). `keepsAwardDepth: false` (`evidence`, read-only: platform
+ * `keepStoreAwardDepth`) says in the help that its `--award-confirmations` is not kept in the store
+ * ({@link AWARD_DEPTH_READ_ONLY}); every other command's help says it is ({@link AWARD_DEPTH_KEPT}).
  */
 export function storeOptions(
   cmd: Command,
   {
     receiptAnchoring = "immediate",
     actsAsAccount = true,
-  }: { receiptAnchoring?: "immediate" | "batch"; actsAsAccount?: boolean } = {},
+    keepsAwardDepth = true,
+  }: { receiptAnchoring?: "immediate" | "batch"; actsAsAccount?: boolean; keepsAwardDepth?: boolean } = {},
 ): Command {
   const withStore = cmd
     .addOption(
@@ -174,7 +189,7 @@ export function storeOptions(
     .addOption(
       new Option(
         "--award-confirmations <n>",
-        "blocks an award's block must have on top of it, itself included, before the award is recorded and its pack minted (1..1000; more on a chain that may reorganise recent blocks)",
+        `blocks an award's block must have on top of it, itself included, before the award is recorded and its pack minted (1..1000; more on a chain that may reorganise recent blocks). ${keepsAwardDepth ? AWARD_DEPTH_KEPT : AWARD_DEPTH_READ_ONLY}`,
       )
         .env("BENCH_BOUNTY_AWARD_CONFIRMATIONS")
         .argParser(int("--award-confirmations", 1, 1000)),

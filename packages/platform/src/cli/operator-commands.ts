@@ -124,6 +124,8 @@ export function registerOperatorCommands(program: Command): void {
         "print the stored award evidence pack (or why there is none); with --rpc-url it reads where the award is on-chain, needing no BENCH_BOUNTY_PRIVATE_KEY (which minting a confirmed award's pack needs)",
       )
       .argument("<slug>"),
+    // read-only: its --award-confirmations is not the store's, and its help says so (probe36 C-N1)
+    { keepsAwardDepth: false },
   ).action(
     action(async (slug: string, o: StoreOpts) => {
       // reading where an award is needs no signing key (probe24 C-F4): without BENCH_BOUNTY_PRIVATE_KEY the

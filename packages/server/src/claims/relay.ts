@@ -4,11 +4,16 @@
  * the typed data; `deploy/lib/relay.ts` signs with the same) and posts it; the operator's signer
  * submits `claimWithSig` and pays the gas. The credit goes to the signed `to`, never to the relayer.
  *
- * Nothing is sent before these hold, each refused with its own code: a 65-byte signature is in the
- * canonical low-s form (`invalid_claim_signature` with `reason: "high_s"`, before any chain call:
- * probe10 R8, the high-s twin of a valid signature passed viem's check and the contract's
- * OpenZeppelin `ECDSA` refused it at simulation, 502 `chain_error`) and ends in v 27/28, not the
- * y-parity 0/1 (`reason: "v_not_27_28"`, likewise: probe11 O12); `to` passes the withdrawal-address
+ * Nothing is sent before these hold, each refused with its own code: the signature of an account without
+ * code (an EOA; one `eth_getCode`, read only when the signature is not in this form) has the form the
+ * contract's OpenZeppelin `ECDSA` takes, `eoaSignatureProblem`: 65 bytes (`invalid_request`, `reason:
+ * "eoa_length"`), the canonical low-s form (`invalid_claim_signature` with `reason: "high_s"`, before any
+ * other chain read: probe10 R8, the high-s twin of a valid signature passed viem's check and the contract
+ * refused it at simulation, 502 `chain_error`), ending in v 27/28, not the y-parity 0/1 (`reason:
+ * "v_not_27_28"`, likewise: probe11 O12); a smart-contract wallet's signature, in its own format (any
+ * length up to the body's cap, empty included), is the wallet's `isValidSignature` to judge (ERC-1271), when
+ * the bounty contract asks in the simulation: a refusal there is `invalid_claim_signature` with `reason:
+ * "erc1271_rejected"` (probe36 C-F3: its forms were refused as an EOA's); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
  * contracts, before any chain call; and, once the claim's own checks pass, its code rule: not a
  * BenchmarkBounty or AnchorRegistry deployed elsewhere, `reason: "platform_contract"`, probe28 C-F3, the
@@ -16,7 +21,8 @@
  * this service's chain and contract, the ones recorded at attach (`no_bounty`, `no_chain`, `bounty_mismatch`); the deadline is after the latest block's time
  * (`claim_expired`; also when the send fails for a deadline at or before the pending block's time); `account` has credit (`no_credit`: a second submission of a used claim ends
  * here); the signature is `account`'s over the current nonce (`invalid_claim_signature`; ECDSA for
- * an EOA, ERC-1271 for a contract wallet, through viem's `verifyTypedData`). Then the call is
+ * an EOA, through viem's `verifyTypedData`; a contract wallet's signature that check does not verify goes on
+ * to the simulation, the contract's own ERC-1271 check). Then the call is
  * simulated (a revert is `chain_error` naming the contract's error; a transfer the token refuses is said by
  * whom its own blacklist refuses, `tokenRefusal`: `to` alone, 422 `invalid_withdrawal_address` naming `$.to`,
  * probe27 C-F7; the bounty contract, or nobody (a paused token), 409 `token_refused` with the token's reason,
@@ -170,28 +176,65 @@ async function tokenRefusal(
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 /**
- * 422 `invalid_claim_signature` for a 65-byte signature `(r, s, v)` whose last byte is the y-parity
- * 0 or 1 rather than v 27 or 28 (`reason: "v_not_27_28"`: viem recovers from either, OpenZeppelin's
- * `ECDSA.tryRecover` refuses any v but 27/28, so the contract reverted at simulation, probe11 O12), or
- * whose `s` is in the upper half of the curve order (`reason: "high_s"`); other lengths (an ERC-1271 wallet's own format) are left
- * to the signature check. Standard signers (viem, ethers, wallets) always give the low-s form.
+ * The form OpenZeppelin's `ECDSA` takes, which `claimWithSig` checks the signature of an account WITHOUT
+ * code with (`SignatureChecker`, SPEC 1.1): 65 bytes `(r, s, v)`, v 27 or 28, `s` in the lower half of the
+ * curve order. The relay applies it only once it has read that `account` runs no code; an account with code
+ * (a smart-contract wallet, ERC-1271) is checked by its own `isValidSignature`, in whatever format it has
+ * (a Safe's 65-byte `v = 0` or `v = 1` forms, an empty signature for a message it signed on-chain), and none
+ * of these rules is its (probe36 C-F3: such signatures were refused "which the contract refuses").
+ * Pure: no chain call.
+ * @returns null when the signature has that form; else the refusal: 422 `invalid_request` naming
+ *   `$.signature` for fewer than 65 bytes (`reason: "eoa_length"`); 422 `invalid_claim_signature` for a
+ *   last byte that is the y-parity 0 or 1 rather than v 27 or 28 (`reason: "v_not_27_28"`: viem recovers from
+ *   either, `ECDSA.tryRecover` refuses any v but 27/28, probe11 O12) or an `s` above half the order
+ *   (`reason: "high_s"`: the malleable twin viem recovers too, probe10 R8). Longer signatures are left to
+ *   the signature check, as before. Standard signers (viem, ethers, wallets) always give the low-s form
+ *   with v 27/28.
  */
-export function assertLowS(signature: `0x${string}`, account: string): void {
-  if (signature.length !== 2 + 65 * 2) return;
+export function eoaSignatureProblem(signature: `0x${string}`, account: string): EdgeError | null {
+  const bytes = (signature.length - 2) / 2;
+  if (bytes < 65)
+    return new EdgeError(
+      "invalid_request",
+      `$.signature: ${account} runs no code (an EOA), which signs with 65 bytes (r, s, v), the only form the contract checks an account without code by; this one has ${bytes}`,
+      { path: "$.signature", account, bytes, reason: "eoa_length" },
+    );
+  if (bytes !== 65) return null;
   const v = parseInt(signature.slice(2 + 128), 16);
   if (v === 0 || v === 1)
-    throw new EdgeError(
+    return new EdgeError(
       "invalid_claim_signature",
-      `$.signature: the last byte is the y-parity ${v}, not v (27 or 28), which the contract refuses; give v = ${v + 27}`,
+      `$.signature: the last byte is the y-parity ${v}, not v (27 or 28), which the contract refuses for ${account}, an account without code (an EOA); give v = ${v + 27}`,
       { path: "$.signature", account, reason: "v_not_27_28" },
     );
   const s = BigInt(`0x${signature.slice(2 + 64, 2 + 128)}`);
   if (s > SECP256K1_HALF_ORDER)
-    throw new EdgeError(
+    return new EdgeError(
       "invalid_claim_signature",
-      "$.signature: s is above half the curve order (the malleable high-s form, which the contract refuses); sign again: signers give the low-s form",
+      `$.signature: s is above half the curve order (the malleable high-s form, which the contract refuses for ${account}, an account without code: an EOA); sign again: signers give the low-s form`,
       { path: "$.signature", account, reason: "high_s" },
     );
+  return null;
+}
+
+/**
+ * 422 `invalid_claim_signature` (`reason: "erc1271_rejected"`) for `account`, a smart-contract wallet: its
+ * `isValidSignature` (ERC-1271) refused the signature of the claim over `nonce` when the bounty contract
+ * asked, in the simulation of `claimWithSig` (it reverted `InvalidClaimSignature` with the credit still
+ * there); nothing was sent (probe36 C-F3: the contract's judgement of a wallet's own format, never a 502).
+ */
+function erc1271Rejected(input: RelayClaimInput, bountyId: bigint, nonce: bigint): EdgeError {
+  return new EdgeError(
+    "invalid_claim_signature",
+    `$.signature: ${input.account} is a smart-contract wallet, and its isValidSignature (ERC-1271) refused this signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline}) when the bounty contract asked (claimWithSig's simulation reverted InvalidClaimSignature); nothing was sent`,
+    {
+      path: "$.signature",
+      account: input.account,
+      nonce: nonce.toString(),
+      bounty_id: bountyId.toString(),
+      reason: "erc1271_rejected",
+    },
+  );
 }
 
 /**
@@ -458,6 +501,9 @@ async function creditAndNonce(
  * The read-only checks of a relayed claim (the module's comment), run before its turn is taken so that a
  * refusal never takes it (probe28 A-F3): its deadline against the latest block, `account`'s credit, and the
  * signature over the current nonce.
+ * @param hasCode whether `account` runs code (read once at most by the caller), asked only when viem's
+ *   check does not verify the signature: for an account with code the claim goes on, and its wallet's
+ *   `isValidSignature` is judged by the contract in the simulation (probe36 C-F3)
  * @returns the credit (base units) and the nonce the signature was checked over
  * @throws EdgeError `claim_expired`, `no_credit`, `invalid_claim_signature`; PlatformError `chain_error`
  */
@@ -468,6 +514,7 @@ async function checkRelayable(
   domain: ReturnType<typeof claimDomain>,
   bountyId: bigint,
   placesOf: () => Promise<AwardedPlace[]>,
+  hasCode: () => Promise<boolean>,
 ): Promise<{ credit: bigint; nonce: bigint }> {
   const block = await read("read the latest block", () => client.getBlock());
   // mined in a later block, whose time is after the latest's (probe26 C-F1: a deadline equal to it passed)
@@ -490,7 +537,10 @@ async function checkRelayable(
       signature: input.signature,
     }),
   );
-  if (!signed)
+  // viem's check of a smart-contract wallet's signature (through its ERC-6492 validator) cannot judge
+  // every format (an empty one, a wallet answering by its caller): a wallet's refusal is the contract's to
+  // say, in the simulation (`erc1271Rejected`); only an account without code is refused here
+  if (!signed && !(await hasCode()))
     throw new EdgeError(
       "invalid_claim_signature",
       `$.signature: not ${input.account}'s signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline})`,
@@ -541,8 +591,9 @@ async function recheckAtTurn(
 /**
  * The `relayClaim` operation of the Domain over a platform with a chain: `(principal, slug, input,
  * opts)`, `opts.answerBy` (unix ms) the request's deadline (`AppEnv.awardBy`; default 180 s from the call,
- * `DEFAULT_AWARD_WAIT_MS`). The read-only checks (block, credit, nonce, signature, the code `to` runs) run
- * before the relay takes its turn, so a refused claim never takes one (probe28 A-F3); inside the turn, one
+ * `DEFAULT_AWARD_WAIT_MS`). The read-only checks (the signature's form for an account without code, block,
+ * credit, nonce, signature, the code `to` runs) run before the relay takes its turn, so a refused claim never
+ * takes one (probe28 A-F3; a smart-contract wallet's signature, judged only by the simulation, aside); inside the turn, one
  * relay at a time per process in the order their checks end, only the credit and nonce are read again
  * before the send.
  * See the module's comment for what the deadline bounds.
@@ -551,7 +602,9 @@ async function recheckAtTurn(
  * @throws EdgeError `server_busy` (the deadline came before the relay's turn or its send: nothing sent),
  *   `claim_pending` (sent, or its send's answer lost and so taken as sent, not mined by the deadline:
  *   `details.tx_hash`), `claim_expired`, `no_credit`,
- *   `invalid_claim_signature` (also a nonce used by a claim relayed before its turn: `details.current_nonce`);
+ *   `invalid_claim_signature` (also a nonce used by a claim relayed before its turn: `details.current_nonce`;
+ *   a smart-contract wallet's refusal at the simulation: `reason: "erc1271_rejected"`), `invalid_request` (an
+ *   EOA's signature of fewer than 65 bytes);
  *   PlatformError `invalid_withdrawal_address` naming `$.to` (the withdrawal-address rule, its code rule
  *   included: `reason: "platform_contract"` for a BenchmarkBounty or AnchorRegistry deployed elsewhere; or
  *   blacklisted by the token: `reason: "token_blacklisted"`); EdgeError `token_refused` (the token refused
@@ -570,9 +623,17 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
     // The credit goes to `to`: the zero address or one of our contracts (the USDC token, the bounty)
     // would lose it for good, so the rule of withdrawal addresses holds here too (422 naming $.to).
     platform.checkWithdrawalAddress(input.to, "to");
-    assertLowS(input.signature, input.account); // before any chain call (probe10 R8)
     // the attached bounty, on this process's chain and contract (else bounty_mismatch, nothing read)
     const { chain, bounty: attached } = await platform.attachedChain(slug);
+    // whether `account` runs code, the contract's own switch between ECDSA and ERC-1271
+    // (SignatureChecker): one eth_getCode, read only when a check needs it, at most once
+    let code: Promise<boolean> | undefined;
+    const hasCode = () => (code ??= chain.codeAt(input.account).then((c) => c !== "0x"));
+    // the ECDSA form (65 bytes, v 27/28, low s) is an EOA's rule: refused before any other chain read
+    // (probe10 R8, probe11 O12) once the account is read to run no code; a smart-contract wallet's own
+    // format goes on to its isValidSignature (probe36 C-F3: it was refused "which the contract refuses")
+    const eoaProblem = eoaSignatureProblem(input.signature, input.account);
+    if (eoaProblem && !(await hasCode())) throw eoaProblem;
     const bounty = attached.bounty_contract as Address;
     const bountyId = BigInt(attached.bounty_id);
     const client = chain.publicClient;
@@ -589,6 +650,7 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
       claimDomain(attached.chain_id, bounty),
       bountyId,
       placesOf,
+      hasCode,
     );
     // the code `to` runs: a BenchmarkBounty or AnchorRegistry deployed elsewhere could never claim the
     // credit (the withdrawal address's whole rule, one eth_getCode; probe28 C-F3: it was paid)
@@ -661,6 +723,15 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
         ).catch(async (e: unknown) => {
           if (e instanceof PlatformError && e.details.no_gas === true)
             throw relayWithoutGas(input.account, e);
+          // a smart-contract wallet that refused the signature when the bounty contract asked (its answer
+          // may depend on the caller, the block, its state): the wallet's refusal, never a chain failure
+          // (probe36 C-F3); a code read that fails leaves the simulation's error as it is
+          if (
+            e instanceof PlatformError &&
+            e.details.revert === "InvalidClaimSignature" &&
+            (await hasCode().catch(() => false))
+          )
+            throw erc1271Rejected(input, bountyId, checked.nonce);
           // the token refused the transfer: whom it refuses is read from its blacklist (probe27 C-F7, probe31 C-F4)
           if (e instanceof PlatformError)
             throw await tokenRefusal(e, client, attached.token as Address, input.to, bounty);
