@@ -272,3 +272,43 @@ describe(
     });
   },
 );
+
+// probe36 A-F3, A-F6: a chainless process on a chain store served `awarder: null` (a lock from that answer
+// took the author's wallet as awarder, a pool the service could never attach) and nothing saying runs need
+// a withdrawal address (run-benchmark.sh registered an account, then the start was refused)
+describe(
+  "a process without a chain on a store anchored on one: the awarder and the address rule it serves (probe36 A-F3, A-F6)",
+  { timeout: 120_000 },
+  () => {
+    it("serves the awarder a process with the chain recorded, and withdrawal_address_required as the start applies it", async () => {
+      const at = await freshStoreLocation();
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0) });
+      const chainless = await openAt({ ...at });
+      try {
+        const ds = await withChain.createDataset(cities(4, "aw"));
+        const { slug } = await withChain.publish(ds.dataset_id, CITIES_PUBLISH);
+        const service = chain().accounts[0]!.address.toLowerCase();
+        for (const h of [withChain, chainless]) {
+          expect((await h.real.commitment(slug)).awarder).toBe(service);
+          const detail = await h.real.benchmarkDetail(slug);
+          expect(detail.commitment.awarder).toBe(service);
+          expect(detail.withdrawal_address_required).toBe(true);
+        }
+      } finally {
+        await chainless.real.close();
+        await withChain.real.close();
+      }
+      // a store never used on a chain: no awarder, no address needed
+      const plain = await openAt({ ...(await freshStoreLocation()) });
+      try {
+        const ds = await plain.createDataset(cities(4, "aw2"));
+        const { slug } = await plain.publish(ds.dataset_id, CITIES_PUBLISH);
+        const detail = await plain.real.benchmarkDetail(slug);
+        expect(detail.commitment.awarder).toBeNull();
+        expect(detail.withdrawal_address_required).toBe(false);
+      } finally {
+        await plain.real.close();
+      }
+    });
+  },
+);

@@ -28,6 +28,13 @@ export const ON_CHAIN_GENESIS_MARKER = "anchoring_genesis_hash";
  */
 export const CLOSE_CHAIN_TIME_PREFIX = "close_chain_time:";
 
+/**
+ * The `meta` key holding the service's awarder (probe36 A-F3, A-F6): the signing address (lowercase) of
+ * the last process that opened the store with the chain and the platform account's key, the awarder an
+ * attached bounty must name. A process without a chain serves it as the commitment's `awarder`.
+ */
+export const SERVICE_AWARDER_MARKER = "service_awarder";
+
 /** The `anchors` table. */
 export class AnchorsTable extends TableModule {
   /**
@@ -106,6 +113,30 @@ export class AnchorsTable extends TableModule {
       .where("key", "=", `${CLOSE_CHAIN_TIME_PREFIX}${chainId}`)
       .executeTakeFirst();
     return r === undefined ? null : BigInt(r.value);
+  }
+
+  /**
+   * Records `address` (lowercased) as the service's awarder ({@link SERVICE_AWARDER_MARKER}), replacing
+   * the one recorded before (a process opened with another key of the platform account: the service
+   * awards with that one now).
+   */
+  async recordAwarder(address: string): Promise<void> {
+    const value = address.toLowerCase();
+    await this.db
+      .insertInto("meta")
+      .values({ key: SERVICE_AWARDER_MARKER, value })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+      .execute();
+  }
+
+  /** The service's awarder recorded by a process with the chain ({@link recordAwarder}, lowercase), or null. */
+  async recordedAwarder(): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", SERVICE_AWARDER_MARKER)
+      .executeTakeFirst();
+    return r === undefined ? null : r.value;
   }
 
   /** Whether some process opened the store with a chain ({@link markOnChain}). */
