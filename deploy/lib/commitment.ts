@@ -16,6 +16,12 @@ export interface CommitmentFile {
    * the file names one.
    */
   awarder?: string;
+  /**
+   * The platform's answer says its commitment is anchored on chain (`commitment_anchor_status`
+   * `"anchored"`, or a `commitment_anchor`) yet names no awarder (`awarder: null`: saved from a process
+   * without a chain; probe36 A-F6): a service that anchors has an awarder, so the file cannot say which.
+   */
+  anchoredWithoutAwarder?: true;
 }
 
 /**
@@ -27,6 +33,7 @@ export interface CommitmentFile {
  * @param file the file's path, as given
  * @param flag the option named in a refusal (`--commitment`)
  * @returns the root and the leaf count, and the platform answer's `awarder` when it names one
+ *   (`anchoredWithoutAwarder` when it is null while the answer says the commitment is anchored)
  * @throws TaskError `<flag> <file>: $.<member> ...` naming the JSON path of the problem; the file
  *   errors of {@link readJsonFile}
  */
@@ -71,5 +78,15 @@ export function readCommitmentFile(file: string, flag: string): CommitmentFile {
     throw new TaskError(
       `${where}: $.awarder must be a 0x address of 40 hex digits or null, got ${JSON.stringify(awarder)}.`,
     );
-  return { root, leafCount, ...(typeof awarder === "string" ? { awarder } : {}) };
+  const anchored =
+    platform &&
+    awarder === null &&
+    (doc.commitment_anchor_status === "anchored" ||
+      (doc.commitment_anchor !== undefined && doc.commitment_anchor !== null));
+  return {
+    root,
+    leafCount,
+    ...(typeof awarder === "string" ? { awarder } : {}),
+    ...(anchored ? { anchoredWithoutAwarder: true as const } : {}),
+  };
 }

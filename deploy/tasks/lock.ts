@@ -54,6 +54,7 @@ interface LockArgs {
 /**
  * `{root, leafCount}` from a commitment file (`{root, leafCount}` or the platform's
  * `{commit_root, leaf_count}`: {@link readCommitmentFile}) or a test-set file.
+ * @throws TaskError also for a platform answer anchored on chain naming no awarder without `--awarder` (probe36 A-F6)
  */
 function readCommitment(args: LockArgs): {
   root: string;
@@ -66,8 +67,16 @@ function readCommitment(args: LockArgs): {
       "Give exactly one of --commitment <file> ({root, leafCount}, or the platform's GET .../commitment answer) or --test-set <file> (the rows).",
     );
   }
-  if (args.commitment !== undefined)
-    return { ...readCommitmentFile(args.commitment, "--commitment"), source: args.commitment };
+  if (args.commitment !== undefined) {
+    const { anchoredWithoutAwarder, ...read } = readCommitmentFile(args.commitment, "--commitment");
+    // a service that anchors has an awarder: an anchored answer naming none (saved from a serve
+    // without a chain, probe36 A-F6) never falls back to the signer (a pool the service cannot attach)
+    if (args.awarder === undefined && anchoredWithoutAwarder === true)
+      throw new TaskError(
+        `--commitment ${args.commitment}: $.awarder is null while the commitment is anchored on chain ($.commitment_anchor_status / $.commitment_anchor): the service that anchored it awards with its own signing address, which this file does not name (saved from a process without the chain?). Fetch GET .../commitment again from a serve with the chain, or pass --awarder <the service's awarder> explicitly. Nothing was sent.`,
+      );
+    return { ...read, source: args.commitment };
+  }
   const file = args.testSet!;
   const doc = readJsonFile(file, "--test-set");
   const rows = Array.isArray(doc) ? doc : asObject(doc, `--test-set ${file}`).test_set;
@@ -285,7 +294,7 @@ withFromParam(
   .addParam("thresholdBps", "Minimum composite score to win, in bps (0..10000)", undefined, types.string)
   .addOptionalParam(
     "awarder",
-    "Address allowed to award (default: the --commitment file's awarder, the platform's answer; else the signer)",
+    "Address allowed to award (default: the --commitment file's awarder, the platform's answer; else the signer; a platform answer saying its commitment is anchored but naming no awarder is refused: pass --awarder)",
     undefined,
     types.string,
   )

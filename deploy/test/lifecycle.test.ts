@@ -501,6 +501,32 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
+    it("refuses a platform answer anchored on chain whose awarder is null unless --awarder is given (probe36 A-F6)", async function () {
+      const now = await chainTime(chain);
+      // saved from a serve without the chain on a store anchored on one: the root anchored, no awarder
+      const served = {
+        slug: "cities-2",
+        commit_root: "0x" + "ce".repeat(32),
+        leaf_count: 7,
+        commitment_anchor: { tx_hash: "0x" + "11".repeat(32), block_number: 5 },
+        commitment_anchor_status: "anchored",
+        commitment_squat: null,
+        awarder: null,
+      };
+      const file = writeFile(dir, "served-no-awarder.json", served);
+      const noAwarder = plainLockArgs(now, { commitment: file }).filter(
+        (w, i, all) => w !== "--awarder" && all[i - 1] !== "--awarder",
+      );
+      await refuses(
+        noAwarder,
+        /served-no-awarder\.json: \$\.awarder is null while the commitment is anchored on chain .*pass --awarder <the service's awarder> explicitly\. Nothing was sent\./,
+      );
+      // --awarder given: taken as given
+      const service = chain.accounts[5]!.address;
+      const given = expectOk(await run([...noAwarder, "--awarder", service, "--dry-run"]));
+      expect(given).to.match(new RegExp(`awarder +${service}`, "i"));
+    });
+
     it("refuses malformed commitment and test-set files, naming the JSON path", async function () {
       const now = await chainTime(chain);
       const upper = writeFile(dir, "upper.json", { root: "0x" + "AB".repeat(32), leafCount: 3 });

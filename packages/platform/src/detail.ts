@@ -23,6 +23,7 @@ import { MAX_ANSWER_LENGTH } from "./pack-budget.js";
 import { shownDigest, withheldDigests, type AnchorState } from "./reveal.js";
 import { isAuthorOf } from "./identity/access.js";
 import { isOperator, type Principal } from "./identity/principal.js";
+import { storeAwardable } from "./runs/start.js";
 
 /** USDC has 6 decimals: base units to a plain decimal string without trailing zeros (`50000000` -> `50`). */
 export function usdcText(baseUnits: string): string {
@@ -189,6 +190,13 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   max_answer_length: number;
   commitment: Commitment;
   /**
+   * Whether a competitor's run here needs a withdrawal address first (the start's own rule,
+   * `storeAwardable`: this process has a chain, or the store is used on one; the author's own agents
+   * never need one). What `run-benchmark.sh start` tests before registering an account (probe36 A-F3:
+   * it tested `commitment.awarder`, null in a chainless process of a chain store, and then was refused).
+   */
+  withdrawal_address_required: boolean;
+  /**
    * The attached bounty as recorded at attach, null without one: public facts of the chain (SPEC 1.1
    * `getBounty`), what an agent checks before spending a run (`npx hardhat bounty:status --id <bounty_id>
    * --author <author> --network <base|baseSepolia|localhost>`; probe27 A-F8: nothing served before the award named the bounty).
@@ -241,8 +249,11 @@ export interface Commitment {
   squat: SquatFacts | null;
   /**
    * The service's signing address (lowercase 0x hex): the awarder a bounty must name to be attached here
-   * (`assertAttachableBounty`), what `bounty:lock --commitment` takes from this answer saved as a file;
-   * null without a chain (probe32 A-F1: an author had no way to learn it but to ask the operator).
+   * (`assertAttachableBounty`), what `bounty:lock --commitment` takes from this answer saved as a file
+   * (probe32 A-F1: an author had no way to learn it but to ask the operator). In a process without a
+   * chain, the awarder a process with the chain and its key recorded in the store
+   * (`AnchorsTable.recordedAwarder`; probe36 A-F6: a chainless serve of a chain store said null and the
+   * lock took the author's wallet as awarder); null when none did (a store never used on a chain).
    */
   awarder: string | null;
 }
@@ -257,7 +268,7 @@ export async function commitmentOf(ctx: PlatformContext, b: BenchmarkRecord): Pr
     anchor: b.commitment_anchor,
     status: withheld.stateOf(b.commit_root),
     squat: squat === null ? null : squatFacts(squat),
-    awarder: ctx.chain?.address ?? null,
+    awarder: ctx.chain !== null ? ctx.chain.address : await ctx.store.anchors.recordedAwarder(),
   };
 }
 
@@ -392,6 +403,7 @@ export async function benchmarkDetail(
     max_answer_bytes: await answerAllowanceOf(ctx, b),
     max_answer_length: MAX_ANSWER_LENGTH,
     commitment: await commitmentOf(ctx, b),
+    withdrawal_address_required: await storeAwardable(ctx),
     bounty: b.bounty ? bountyFacts(b.bounty) : null,
     how_to_compete: howToCompete(b.slug, opts.baseUrl ?? ctx.publicBaseUrl),
   };

@@ -462,6 +462,12 @@ export class Platform {
         await ctx.store.close();
         throw e;
       });
+    // the service's awarder, which a process without the chain on this store serves (probe36 A-F3, A-F6)
+    if (chain !== null && !chain.readOnly && opts.existingStore !== true)
+      await ctx.store.anchors.recordAwarder(chain.address).catch(async (e: unknown) => {
+        await ctx.store.close();
+        throw e;
+      });
     if (chain !== null && depth !== undefined && opts.keepStoreAwardDepth !== true)
       await recordAwardDepth(ctx.store, chain, depth).catch(async (e: unknown) => {
         await ctx.store.close();

@@ -7,8 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  chainClock,
   chainConfig,
   cities,
+  lockPrize,
+  promptAgent,
   rejection,
   CITIES_PUBLISH,
   freshStoreLocation,
@@ -194,6 +197,117 @@ describe(
       } finally {
         await chainless.real.close();
         await withChain.real.close();
+      }
+    });
+  },
+);
+
+// probe36 A-F4: a chainless process on a chain store judged a bounty's close by its wall clock alone: after
+// the on-chain close it still started a run and took its answers (gold derived from the per-task credits a
+// process with the chain already served), and the award ranked that late run first
+describe(
+  "a process without a chain on a store anchored on one: the close of a bounty (probe36 A-F4)",
+  { timeout: 180_000 },
+  () => {
+    it("refuses starts, answers and finalizes no_chain while the close is the chain's; counts it closed once a chain process saw the chain pass closes_at", async () => {
+      const dc = chain();
+      const at = await freshStoreLocation();
+      const { now: chainNow, clock } = await chainClock(dc);
+      const withChain = await openAt({ ...at, clock: clock.now, chain: chainConfig(dc, 0) });
+      const chainless = await openAt({ ...at, clock: clock.now });
+      try {
+        const ds = await withChain.createDataset(cities(6, "cc"));
+        const { slug } = await withChain.publish(ds.dataset_id, CITIES_PUBLISH);
+        const { closesAt } = await lockPrize(withChain, dc, slug, chainNow, {
+          pool: 2_000_000n,
+          author: 7,
+          payoutRule: "winner_take_all",
+          closesIn: 600,
+        });
+        const early = await withChain.startRun(slug, "cc-early");
+        const answer = [
+          { ordinal: early.tasks[0]!.ordinal, answer_text: promptAgent(early.tasks[0]!.prompt) },
+        ];
+        const late = await withChain.principal("cc-late");
+        const refusedWhileOpen = [
+          () => chainless.real.startRun(late, slug, "cc-late"),
+          () => chainless.submit(early.run.id, answer),
+          () => chainless.finalize(early.run.id),
+        ];
+        for (const attempt of refusedWhileOpen) {
+          const refused = await rejection(attempt());
+          expect(refused).toMatchObject({
+            code: "no_chain",
+            details: { slug, closes_at: closesAt, chain_id: dc.chainId, reason: "chain_clock_unknown" },
+          });
+          expect(refused.message).toMatch(/serve --rpc-url/);
+        }
+        expect(await chainless.listRuns(slug, "cc-late")).toEqual([]);
+        expect((await chainless.runAnswers(early.run.id)).size).toBe(0);
+        expect((await chainless.getRun(early.run.id)).status).toBe("in_progress");
+        // open by both processes: the private credits withheld
+        expect((await chainless.real.benchmarkDetail(slug)).open).toBe(true);
+        expect((await rejection(chainless.real.taskScores(null, slug))).code).toBe("task_scores_withheld");
+
+        await dc.increaseTime(700); // the chain's clock past closes_at; both wall clocks stay before it
+        clock.advance(6_000); // past the shared chain reads' 5 s
+        expect(clock.now()).toBeLessThan(closesAt * 1000);
+        // the chainless process counts it open until a process with the chain saw the close ...
+        expect((await chainless.real.benchmarkDetail(slug)).open).toBe(true);
+        expect((await withChain.real.benchmarkDetail(slug)).open).toBe(false);
+        // ... then closed, as that process: the credits revealed, a start refused as closed by the chain
+        expect((await chainless.real.benchmarkDetail(slug)).open).toBe(false);
+        expect((await chainless.real.taskScores(null, slug)).open).toBe(false);
+        const closed = await rejection(chainless.real.startRun(late, slug, "cc-late"));
+        expect(closed).toMatchObject({ code: "benchmark_closed", details: { closed_by: "chain_clock" } });
+        expect(await chainless.listRuns(slug, "cc-late")).toEqual([]);
+        const answerLate = await rejection(chainless.submit(early.run.id, answer));
+        expect(answerLate).toMatchObject({ code: "benchmark_closed", details: { closed_by: "chain_clock" } });
+        // a finalize after the close grades what was answered before it (nothing here)
+        expect((await chainless.finalize(early.run.id)).counts.answered).toBe(0);
+      } finally {
+        await chainless.real.close();
+        await withChain.real.close();
+      }
+    });
+  },
+);
+
+// probe36 A-F3, A-F6: a chainless process on a chain store served `awarder: null` (a lock from that answer
+// took the author's wallet as awarder, a pool the service could never attach) and nothing saying runs need
+// a withdrawal address (run-benchmark.sh registered an account, then the start was refused)
+describe(
+  "a process without a chain on a store anchored on one: the awarder and the address rule it serves (probe36 A-F3, A-F6)",
+  { timeout: 120_000 },
+  () => {
+    it("serves the awarder a process with the chain recorded, and withdrawal_address_required as the start applies it", async () => {
+      const at = await freshStoreLocation();
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0) });
+      const chainless = await openAt({ ...at });
+      try {
+        const ds = await withChain.createDataset(cities(4, "aw"));
+        const { slug } = await withChain.publish(ds.dataset_id, CITIES_PUBLISH);
+        const service = chain().accounts[0]!.address.toLowerCase();
+        for (const h of [withChain, chainless]) {
+          expect((await h.real.commitment(slug)).awarder).toBe(service);
+          const detail = await h.real.benchmarkDetail(slug);
+          expect(detail.commitment.awarder).toBe(service);
+          expect(detail.withdrawal_address_required).toBe(true);
+        }
+      } finally {
+        await chainless.real.close();
+        await withChain.real.close();
+      }
+      // a store never used on a chain: no awarder, no address needed
+      const plain = await openAt({ ...(await freshStoreLocation()) });
+      try {
+        const ds = await plain.createDataset(cities(4, "aw2"));
+        const { slug } = await plain.publish(ds.dataset_id, CITIES_PUBLISH);
+        const detail = await plain.real.benchmarkDetail(slug);
+        expect(detail.commitment.awarder).toBeNull();
+        expect(detail.withdrawal_address_required).toBe(false);
+      } finally {
+        await plain.real.close();
       }
     });
   },

@@ -366,6 +366,10 @@ export const BenchmarkDetail = loose({
     description:
       "longest accepted answer_text in UTF-16 code units (100,000); a longer answer is 422 answer_too_long",
   }),
+  withdrawal_address_required: z.boolean().openapi({
+    description:
+      "true when a competitor's run here needs a withdrawal address first (the service has a chain, or its store is used on one): without one the start is 409 withdrawal_address_required; the author's own agents never need one",
+  }),
   bounty: z
     .object({
       chain_id: z.number().int(),

@@ -63,7 +63,8 @@ async function fakeServer(
 }
 
 /** A benchmark detail as a service without a chain serves it (canonical JSON): open, no awarder. */
-const OPEN_DETAIL = '{"commitment":{"awarder":null},"open":true,"status":"published"}';
+const OPEN_DETAIL =
+  '{"commitment":{"awarder":null},"open":true,"status":"published","withdrawal_address_required":false}';
 
 async function viaCurl(args: string[], env: Record<string, string> = {}) {
   const cmd = `curl -sSL ${live.url}/api/v1/scripts/run-benchmark.sh | dash -s -- ${args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
@@ -191,10 +192,15 @@ describe("run-benchmark.sh", { timeout: 120_000 }, () => {
   // (no withdrawal address, a misspelt slug, a closed benchmark) left an account and printed a key
   it("start reads the benchmark first: unknown, closed, or a prize service without an address registers nothing (probe35 A-F3)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bb-start-check-"));
-    const awarder = '{"commitment":{"awarder":"0x00000000000000000000000000000000000a11ce"},"open":true}';
+    const awarder =
+      '{"commitment":{"awarder":"0x00000000000000000000000000000000000a11ce"},"open":true,"withdrawal_address_required":true}';
+    // probe36 A-F3: a process without a chain on a store used on one serves no awarder (before the
+    // store recorded one) but requires the address all the same: the flag decides, not the awarder
+    const chainless = '{"commitment":{"awarder":null},"open":true,"withdrawal_address_required":true}';
     const closed = '{"commitment":{"awarder":null},"open":false,"status":"published"}';
     for (const [detail, code, said] of [
       [awarder, 2, "set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x"],
+      [chainless, 2, "set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x"],
       [closed, 1, "the benchmark is not open"],
     ] as const) {
       const server = await fakeServer((_m, url) =>

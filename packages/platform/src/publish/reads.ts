@@ -166,30 +166,94 @@ export function closureOf(
 /** The highest chain time (unix s) the close has seen on each chain in this process ({@link closeClockSeen}). */
 const closeClockHigh = new WeakMap<ChainGateway, bigint>();
 
+/** The highest chain time this process wrote to each store's mark, by chain id ({@link recordCloseClock}). */
+const closeClockStored = new WeakMap<object, Map<number, bigint>>();
+
 /**
  * The chain's clock for the close, never going back (probe35 A-F2): `read` (a chain time just read, or
  * null when none came) is raised to the highest one the close has seen on `chain` in this process, and
- * recorded. A block time read lower than one seen before (a reorganised head that had crossed
- * `closes_at`, a load-balanced RPC whose next node lags a block) never reopens a benchmark: once a read
- * (the shared, up to 5 s old clock) judged it closed, every later start and answer is refused too.
+ * recorded, in this process and in the store ({@link recordCloseClock}: the mark a process without the
+ * chain judges the close by, probe36 A-F4). A block time read lower than one seen before (a reorganised
+ * head that had crossed `closes_at`, a load-balanced RPC whose next node lags a block) never reopens a
+ * benchmark: once a read (the shared, up to 5 s old clock) judged it closed, every later start and
+ * answer is refused too.
  * @returns the highest of `read` and the times seen before, or null when neither exists
  */
-function closeClockSeen(chain: ChainGateway, read: bigint | null): bigint | null {
+async function closeClockSeen(
+  ctx: PlatformContext,
+  chain: ChainGateway,
+  read: bigint | null,
+): Promise<bigint | null> {
   const high = closeClockHigh.get(chain);
   if (read === null) return high ?? null;
   if (high !== undefined && high >= read) return high;
   closeClockHigh.set(chain, read);
+  await recordCloseClock(ctx, chain.config.chainId, read);
   return read;
+}
+
+/**
+ * Raises the store's mark of chain `chainId`'s clock to `t` (`AnchorsTable.raiseCloseChainTime`), one
+ * small write only when `t` is above what this process wrote before (block times are whole seconds: a
+ * write when the mark moves by at least 1 s, never one per request).
+ * @throws what the store's write throws (the mark is then written by the next read)
+ */
+async function recordCloseClock(ctx: PlatformContext, chainId: number, t: bigint): Promise<void> {
+  let written = closeClockStored.get(ctx.store);
+  if (written === undefined) closeClockStored.set(ctx.store, (written = new Map()));
+  const before = written.get(chainId);
+  if (before !== undefined && before >= t) return;
+  written.set(chainId, t);
+  try {
+    await ctx.store.anchors.raiseCloseChainTime(chainId, t);
+  } catch (e) {
+    if (written.get(chainId) === t)
+      if (before === undefined) written.delete(chainId);
+      else written.set(chainId, before);
+    throw e;
+  }
+}
+
+/**
+ * The close's chain clock in a process without a chain, for a bounty (open by the wall clock) on a store
+ * used on a chain (`meta.anchoring_chain_id`; probe36 A-F4: such a process took a run and its answers
+ * after the on-chain close, while a process with the chain on the same store already revealed the
+ * per-task credits): the store's mark of the chain's clock, the highest chain time a process with the
+ * chain read (`AnchorsTable.closeChainTime`). A `read` takes the mark (closed only once it reached
+ * `closes_at`: never revealed before a process with the chain judged it closed); a `write` (a start, an
+ * answer, a finalize: what can win money) takes it only when it closes the benchmark, and is otherwise
+ * refused, as this process cannot tell whether the chain passed `closes_at`. On a store never used on a
+ * chain: null (the wall clock alone, as before).
+ * @throws PlatformError `no_chain` (a `write` not closed by the mark: nothing stored; `details.slug`,
+ *   `closes_at`, `chain_id`, `reason: "chain_clock_unknown"`)
+ */
+async function chainlessCloseClock(
+  ctx: PlatformContext,
+  b: BenchmarkRecord & { bounty: NonNullable<BenchmarkRecord["bounty"]> },
+  how: ClockRead,
+): Promise<bigint | null> {
+  if ((await ctx.store.anchors.anchoringChainId()) === null) return null;
+  const chainId = b.bounty.chain_id;
+  const mark = await ctx.store.anchors.closeChainTime(chainId);
+  if (how === "read" || (mark !== null && mark >= BigInt(b.bounty.closes_at))) return mark;
+  throw new PlatformError(
+    "no_chain",
+    `benchmark ${b.slug} closes at its bounty's closes_at ${b.bounty.closes_at} by the clock of chain ${chainId}, which this process (no chain) cannot read, so it takes no run, answer or finalize for it: nothing was stored; a process with the chain on this store (serve --rpc-url ...) takes them`,
+    { slug: b.slug, closes_at: b.bounty.closes_at, chain_id: chainId, reason: "chain_clock_unknown" },
+  );
 }
 
 /**
  * The chain's clock (unix s) {@link isOpenAt} needs for `b`, read as `how` says ({@link ClockRead}):
  * null when the chain cannot close it (not published, no bounty, already past `closes_at` by the wall
- * clock, no chain in this process, or a chain of another id than the bounty's) or, for a `read`, when the
- * chain did not answer in time and the close had seen no chain time before. Never lower than a chain
- * time the close saw before in this process, by a read or a write ({@link closeClockSeen}, probe35 A-F2).
+ * clock, or a chain of another id than the bounty's) or, for a `read`, when the chain did not answer in
+ * time and the close had seen no chain time before. Never lower than a chain time the close saw before
+ * in this process, by a read or a write ({@link closeClockSeen}, probe35 A-F2). In a process without a
+ * chain: the store's mark of the chain's clock, or a refused write ({@link chainlessCloseClock}, probe36
+ * A-F4; null on a store never used on a chain).
  * @param by unix ms (wall clock): a `read`'s deadline (default {@link OPEN_READ_WAIT_MS} from now)
- * @throws PlatformError `chain_error` (a `write` whose read failed: `details.slug`, `closes_at`)
+ * @throws PlatformError `chain_error` (a `write` whose read failed: `details.slug`, `closes_at`),
+ *   `no_chain` (a `write` in a process without a chain on a store used on one, the close not known)
  */
 export async function closingChainTime(
   ctx: PlatformContext,
@@ -198,12 +262,14 @@ export async function closingChainTime(
   by?: number,
 ): Promise<bigint | null> {
   const chain = ctx.chain;
-  if (b.status !== "published" || b.bounty === null || chain === null) return null;
-  if (chain.config.chainId !== b.bounty.chain_id || ctx.clock() >= b.bounty.closes_at * 1000) return null;
+  if (b.status !== "published" || b.bounty === null || ctx.clock() >= b.bounty.closes_at * 1000) return null;
+  if (chain === null) return chainlessCloseClock(ctx, { ...b, bounty: b.bounty }, how);
+  if (chain.config.chainId !== b.bounty.chain_id) return null;
   if (how === "read")
-    return closeClockSeen(chain, await chainTimeForRead(ctx, by ?? Date.now() + OPEN_READ_WAIT_MS));
+    return closeClockSeen(ctx, chain, await chainTimeForRead(ctx, by ?? Date.now() + OPEN_READ_WAIT_MS));
+  let read: bigint;
   try {
-    return closeClockSeen(chain, await chain.latestTimestamp());
+    read = await chain.latestTimestamp();
   } catch (e) {
     if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
     throw new PlatformError(
@@ -212,6 +278,7 @@ export async function closingChainTime(
       { slug: b.slug, closes_at: b.bounty.closes_at },
     );
   }
+  return closeClockSeen(ctx, chain, read);
 }
 
 /**

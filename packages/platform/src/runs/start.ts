@@ -119,8 +119,12 @@ function assertNotPayingAuthor(b: BenchmarkRecord, agent: StartingAgent): void {
   );
 }
 
-/** Whether runs on this store may be awarded: this process has a chain, or some process marked the store with one. */
-async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
+/**
+ * Whether runs on this store may be awarded, so that a competitor's run needs a withdrawal address
+ * ({@link assertPayable}; the detail's `withdrawal_address_required`): this process has a chain, or some
+ * process marked the store with one (`meta.anchoring_chain_id`).
+ */
+export async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
   return ctx.chain !== null || (await ctx.store.anchors.anchoringChainId()) !== null;
 }
 

@@ -1,6 +1,7 @@
 /** Data access of the `anchors` table: one row per digest, pending until its evidence is recorded. */
 import type { Hex } from "@bench-bounty/evidence";
 import type { AnchorEvidence, AnchorSquat } from "../chain.js";
+import { sql } from "kysely";
 import { TableModule } from "./executor.js";
 
 /** Kind of an anchored digest. */
@@ -18,6 +19,21 @@ export const ON_CHAIN_MARKER = "anchoring_chain_id";
  * existed gets it from the first such process), never removed.
  */
 export const ON_CHAIN_GENESIS_MARKER = "anchoring_genesis_hash";
+
+/**
+ * The prefix of the `meta` key holding the highest chain time (unix s) a process with the chain read for
+ * a close (probe36 A-F4; the key is the prefix and the chain id, e.g. `close_chain_time:8453`): raised by
+ * every process with that chain ({@link AnchorsTable.raiseCloseChainTime}), never lowered, so a process
+ * without a chain on the store never counts a bounty open once a chain process saw its `closes_at` pass.
+ */
+export const CLOSE_CHAIN_TIME_PREFIX = "close_chain_time:";
+
+/**
+ * The `meta` key holding the service's awarder (probe36 A-F3, A-F6): the signing address (lowercase) of
+ * the last process that opened the store with the chain and the platform account's key, the awarder an
+ * attached bounty must name. A process without a chain serves it as the commitment's `awarder`.
+ */
+export const SERVICE_AWARDER_MARKER = "service_awarder";
 
 /** The `anchors` table. */
 export class AnchorsTable extends TableModule {
@@ -66,6 +82,59 @@ export class AnchorsTable extends TableModule {
       .selectFrom("meta")
       .select("value")
       .where("key", "=", ON_CHAIN_GENESIS_MARKER)
+      .executeTakeFirst();
+    return r === undefined ? null : r.value;
+  }
+
+  /**
+   * Raises the store's mark of chain `chainId`'s clock ({@link CLOSE_CHAIN_TIME_PREFIX}) to `t` (unix s)
+   * when it is below (or absent); a lower `t` changes nothing (the mark never goes back, whichever
+   * process writes last).
+   */
+  async raiseCloseChainTime(chainId: number, t: bigint): Promise<void> {
+    const key = `${CLOSE_CHAIN_TIME_PREFIX}${chainId}`;
+    await this.db
+      .insertInto("meta")
+      .values({ key, value: t.toString() })
+      .onConflict((oc) =>
+        oc
+          .column("key")
+          .doUpdateSet({ value: t.toString() })
+          .where(sql<boolean>`CAST(meta.value AS BIGINT) < CAST(${t.toString()} AS BIGINT)`),
+      )
+      .execute();
+  }
+
+  /** The store's mark of chain `chainId`'s clock ({@link raiseCloseChainTime}, unix s), or null when none was written. */
+  async closeChainTime(chainId: number): Promise<bigint | null> {
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", `${CLOSE_CHAIN_TIME_PREFIX}${chainId}`)
+      .executeTakeFirst();
+    return r === undefined ? null : BigInt(r.value);
+  }
+
+  /**
+   * Records `address` (lowercased) as the service's awarder ({@link SERVICE_AWARDER_MARKER}), replacing
+   * the one recorded before (a process opened with another key of the platform account: the service
+   * awards with that one now).
+   */
+  async recordAwarder(address: string): Promise<void> {
+    const value = address.toLowerCase();
+    await this.db
+      .insertInto("meta")
+      .values({ key: SERVICE_AWARDER_MARKER, value })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+      .execute();
+  }
+
+  /** The service's awarder recorded by a process with the chain ({@link recordAwarder}, lowercase), or null. */
+  async recordedAwarder(): Promise<string | null> {
+    const r = await this.db
+      .selectFrom("meta")
+      .select("value")
+      .where("key", "=", SERVICE_AWARDER_MARKER)
       .executeTakeFirst();
     return r === undefined ? null : r.value;
   }

@@ -116,8 +116,9 @@ case "$PHASE" in
     esac
     refuse_key
     # what can be known before anything is written: the benchmark exists (else 404), is open, and
-    # whether this service pays prizes (its awarder, commitment.awarder, is not null: runs need a
-    # withdrawal address); a refused start registers no account (probe35 A-F3)
+    # whether a run here needs a withdrawal address (withdrawal_address_required, the start's own rule:
+    # the service has a chain, or its store is used on one; probe36 A-F3: commitment.awarder was tested,
+    # null in a chainless process of a chain store); a refused start registers no account (probe35 A-F3)
     api GET "/api/v1/benchmarks/$SLUG"
     case "$BODY" in
       *'"open":true'*) ;;
@@ -125,7 +126,7 @@ case "$PHASE" in
     esac
     if [ -z "${BENCH_BOUNTY_API_KEY:-}" ] && [ -z "$ADDR" ]; then
       case "$BODY" in
-        *'"awarder":"0x'*)
+        *'"withdrawal_address_required":true'*)
           echo "this service pays prizes: a run needs a withdrawal address; set BENCH_BOUNTY_WITHDRAWAL_ADDRESS=0x... (the address credited if you win) and run start again; nothing registered" >&2
           exit 2
           ;;
