@@ -27,6 +27,8 @@
  */
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import {
+  type Dirent,
+  type Stats,
   closeSync,
   lstatSync,
   mkdirSync,
@@ -201,22 +203,28 @@ export interface HiddenMount {
  * as given, and every symlink to it, then lead to the hidden mount. Paths that do not exist hide nothing
  * and are skipped; a path under another hidden directory is covered by it (a nested tmpfs would have no
  * mount point).
- * @throws PlatformError `invalid_option` for a layout that cannot be hidden: the root directory, or a
- *   file with other hard links (another name of it, anywhere, would stay readable)
+ * An entry that vanishes while the tree is walked (a live store's files come and go) is skipped: it
+ * hides nothing (probe36 B-F2). The walk runs before every agent process, so a link made in a hidden
+ * directory during a run is followed by the next agent's mounts.
+ * @throws PlatformError `invalid_option` for a layout that cannot be hidden: the root directory, a
+ *   file with other hard links (another name of it, anywhere, would stay readable), a path of the tree
+ *   the walk cannot read (`EACCES`: it could hold a link; the system's code named)
  */
 export function hiddenMounts(hide: readonly string[]): HiddenMount[] {
   const points = new Map<string, HiddenMount>();
   const todo = [...hide];
   for (let h = todo.shift(); h !== undefined; h = todo.shift()) {
     let real: string;
+    let st: Stats;
     try {
       real = realpathSync(resolve(h));
+      if (points.has(real)) continue;
+      st = statSync(real);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      continue;
+      // gone (or never there: a link to `pipe:[..]`): hides nothing (probe36 B-F2)
+      if (vanished(e)) continue;
+      throw unreadable(h, e);
     }
-    if (points.has(real)) continue;
-    const st = statSync(real);
     if (real === sep) throw unhideable(h, "it is the root directory");
     if (!st.isDirectory() && st.nlink > 1)
       throw unhideable(h, `it has ${st.nlink} hard links: another name of the file would stay readable`);
@@ -236,28 +244,69 @@ export const MAX_HIDDEN_ENTRIES = 200_000;
  * What hiding the directory `dir` leaves readable elsewhere: the targets of the symlinks inside it (a
  * `runs` or checkpoint directory symlinked to another disk; hidden in turn, at their real paths), and
  * refuses a file inside with other hard links (its other name, outside, would stay readable).
- * @throws PlatformError `invalid_option` for a file with other hard links, or a tree over
- *   {@link MAX_HIDDEN_ENTRIES} entries
+ * An entry removed between the read of its directory and the look at it is skipped ({@link vanished}).
+ * @throws PlatformError `invalid_option` for a file with other hard links, a tree over
+ *   {@link MAX_HIDDEN_ENTRIES} entries, or an entry that cannot be read ({@link unreadable})
  */
 function linksInside(dir: string): string[] {
   const targets: string[] = [];
   const stack = [dir];
   let seen = 0;
   for (let d = stack.pop(); d !== undefined; d = stack.pop()) {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch (e) {
+      if (vanished(e)) continue; // removed since its parent was read: nothing left to hide
+      throw unreadable(d, e);
+    }
+    for (const e of entries) {
       if (++seen > MAX_HIDDEN_ENTRIES)
         throw unhideable(dir, `it holds more than ${MAX_HIDDEN_ENTRIES} entries to check for links`);
       const p = join(d, e.name);
       if (e.isSymbolicLink()) targets.push(p);
       else if (e.isDirectory()) stack.push(p);
       else if (e.isFile()) {
-        const n = lstatSync(p).nlink;
+        let n: number;
+        try {
+          n = lstatSync(p).nlink;
+        } catch (x) {
+          if (vanished(x)) continue; // a live store's journal, a checkpoint's temporary file: gone, hides nothing
+          throw unreadable(p, x);
+        }
         if (n > 1)
           throw unhideable(p, `it has ${n} hard links: another name of the file would stay readable`);
       }
     }
   }
   return targets;
+}
+
+/**
+ * Whether `e` says the path is gone: removed between a directory's read and the look at its entry
+ * (`ENOENT`, `ENOTDIR` when a directory on the way was replaced, `ESRCH` for a process's `/proc` entry
+ * whose process ended). A live store's files come and go while the walk runs (its `-journal`, a
+ * checkpoint's `*.tmp-PID`, a run's lock): such an entry hides nothing and needs no check (probe36 B-F2:
+ * the run died with `internal error: ENOENT ... lstat`).
+ */
+function vanished(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR" || code === "ESRCH";
+}
+
+/** The system's answers that say a path of a hidden tree cannot be read, whatever the moment ({@link unreadable}). */
+const UNREADABLE_CODES = new Set(["EACCES", "EPERM", "ELOOP", "EINVAL", "ENAMETOOLONG"]);
+
+/**
+ * A path of a hidden tree the walk cannot read (`EACCES`: a directory of another user; `EPERM`, `ELOOP`,
+ * `EINVAL`, `ENAMETOOLONG`): it could hold a link the walk does not see, so the layout is refused as one
+ * that cannot be hidden, naming the path and the system's code. Any other error (`EMFILE`: the moment's,
+ * not the layout's; a bug) is `e` itself.
+ */
+function unreadable(path: string, e: unknown): unknown {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== "string" || !UNREADABLE_CODES.has(code)) return e;
+  return unhideable(path, `it cannot be read to check for links (${code})`);
 }
 
 /**
@@ -329,6 +378,9 @@ function emptiedDirs(): string[] {
   return [...out];
 }
 
+/** Whether the real path `p` is `/proc` or inside it (Linux's view of the processes, not files of anyone's). */
+const isProcessView = (p: string): boolean => p === "/proc" || isUnder(p, "/proc");
+
 /** True when `p` is strictly inside the directory `dir`. */
 const isUnder = (p: string, dir: string): boolean => p.startsWith(dir === sep ? dir : dir + sep);
 
@@ -352,8 +404,9 @@ function unhideable(path: string, why: string): PlatformError {
  * @param option how a refusal names the option (`--agent-hide`, or its environment variable)
  * @returns the absolute paths, for {@link AgentCommand.hide} (through the backend's `privatePaths`)
  * @throws PlatformError `invalid_option` (field `agent-hide`, `details.path`) naming the option and the
- *   path: empty, does not exist, or cannot be hidden (the root directory, a file with another hard link,
- *   a directory holding one, a tree over {@link MAX_HIDDEN_ENTRIES} entries)
+ *   path: empty, does not exist, `/proc` or a path in it (probe36 B-F2: its walk ended in an internal
+ *   error), or cannot be hidden (the root directory, a file with another hard link, a directory holding
+ *   one, a tree over {@link MAX_HIDDEN_ENTRIES} entries, a directory in the tree that cannot be read)
  */
 export function agentHidePaths(paths: readonly string[], option = "--agent-hide"): string[] {
   return paths.map((given) => {
@@ -376,6 +429,10 @@ export function agentHidePaths(paths: readonly string[], option = "--agent-hide"
           : `${terminalText(path)} does not exist: a misspelt path would hide nothing`,
       );
     }
+    if (isProcessView(realpathSync(path)))
+      throw refuse(
+        `${terminalText(path)} is the processes' view (/proc): every sandboxed agent gets a /proc of its own, showing its own processes only, so nothing of the runner's is there to hide`,
+      );
     try {
       hiddenMounts([path]);
     } catch (e) {

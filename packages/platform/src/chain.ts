@@ -1671,9 +1671,10 @@ export class ChainGateway {
       const refusal = rpcRefusalOf(e);
       if (refusal !== undefined) {
         const text = redactUrlParts(refusal.message, rpc);
-        return unreachable(describeRpcRefusal({ code: refusal.code, message: text }), {
-          rpc_error_code: refusal.code,
-        });
+        return unreachable(
+          describeRpcRefusal({ ...refusal, message: text }),
+          refusal.code === undefined ? {} : { rpc_error_code: refusal.code },
+        );
       }
       return unreachable(e.shortMessage);
     }

@@ -36,6 +36,13 @@
  * with a fixed agent continues the same attempt. The error and the outcome reasons show the useful
  * tail of the agent's stderr (`stderrTailOf`: its last lines, bounded); the log has its start (up to its bound).
  *
+ * ## An agent process that cannot be made stops the run
+ * When the runner cannot make an agent's process after the run started (its sandbox's mounts refused: a
+ * file with another hard link appeared in a hidden directory; a system refusal such as `EMFILE`), the
+ * run stops the same way: in progress, nothing of the batch recorded, `agent_failed` with
+ * `details.cause_code` (the rule's or the system's code) and `attempt_used: false`, the CLI printing its
+ * `resume` (probe36 B-F2: an internal error, exit 4, with no word of resume).
+ *
  * ## Determinism
  * The plan (which tasks, in which order) is fixed by the platform at start; answers are stored per
  * ordinal with idempotent upserts; batches are fixed slices of the plan. So sequential, parallel and
@@ -421,7 +428,35 @@ async function execute(
     while (!internal.signal.aborted) {
       const batch = batches[next++];
       if (!batch) return;
-      const answers = await askAgent(backend, cp, agent, batch, internal.signal);
+      let answers: Awaited<ReturnType<typeof askAgent>>;
+      try {
+        answers = await askAgent(backend, cp, agent, batch, internal.signal);
+      } catch (e) {
+        if (internal.signal.aborted) return;
+        // the agent's process could not be made (its sandbox's mounts, its directory, a system refusal):
+        // the run stops as an agent that failed does, in progress, its resume printed (probe36 B-F2: an
+        // internal error, exit 4, left the run in progress with no word of resume)
+        const code = e instanceof PlatformError ? e.code : (e as NodeJS.ErrnoException | null)?.code;
+        if (typeof code !== "string") throw e; // not a refusal of the system or of a rule: a bug
+        if (!failure) {
+          failure = new PlatformError(
+            "agent_failed",
+            `the agent's process for task ${batch[0]!.ordinal} could not be started: ${(e as Error).message}\n` +
+              `run ${cp.run_id} was not finalized and stays in progress (attempt ${cp.attempt} is not used up); ` +
+              `fix the cause, then resume the run (resume ${cp.run_id})`,
+            {
+              run_id: cp.run_id,
+              attempt: cp.attempt,
+              attempt_used: false,
+              ordinal: batch[0]!.ordinal,
+              cause_code: code,
+              ...(e instanceof PlatformError ? { cause_details: e.details } : {}),
+            },
+          );
+          internal.abort();
+        }
+        return;
+      }
       if (answers === "aborted") return;
       const good: { ordinal: number; answer_text: string }[] = [];
       const outcomes: TaskOutcome[] = [];

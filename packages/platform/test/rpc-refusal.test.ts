@@ -23,10 +23,15 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number } | { id: number }[];
+      // /malformed/<name>/...: an error of the wrong shape (probe36 B-F1)
+      const [, kind, name] = (req.url ?? "/").split("/");
       const one = (m: { id: number }) => ({
         jsonrpc: "2.0",
         id: m.id,
-        error: { code: -32000, message: `rate limit for key ${req.url}` },
+        error:
+          kind === "malformed"
+            ? MALFORMED[name!]!.error
+            : { code: -32000, message: `rate limit for key ${req.url}` },
       });
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(Array.isArray(body) ? body.map(one) : one(body)));
@@ -43,9 +48,33 @@ afterAll(() => {
 
 const BOUNTY = "0x1000000000000000000000000000000000000001";
 
-function gatewayLogging(logged: string[]): ChainGateway {
+/** probe36 B-F1: JSON-RPC `error` values of the wrong shape, and how the chain_error shows each. */
+const MALFORMED: Record<string, { error: unknown; said: string; code?: number }> = {
+  msgnum: { error: { code: -32000, message: 5 }, said: '{"code":-32000,"message":5}', code: -32000 },
+  msgnull: { error: { code: -32000, message: null }, said: '{"code":-32000,"message":null}', code: -32000 },
+  nomsg: { error: { code: -32000 }, said: '{"code":-32000}', code: -32000 },
+  msgobj: {
+    error: { code: -32000, message: { a: 1 } },
+    said: '{"code":-32000,"message":{"a":1}}',
+    code: -32000,
+  },
+  msgarr: { error: { code: -32000, message: ["x"] }, said: '{"code":-32000,"message":["x"]}', code: -32000 },
+  codestr: { error: { code: "abc", message: "m" }, said: '{"code":"abc","message":"m"}' },
+  errstr: { error: "boom", said: '"boom"' },
+  errnum: { error: 5, said: "5" },
+  errarr: { error: [1], said: "[1]" },
+  errtrue: { error: true, said: "true" },
+  // the URL's key, echoed in a malformed error, is masked too
+  echo: {
+    error: { code: -32000, message: { key: "SECRETKEY123" } },
+    said: '{"code":-32000,"message":{"key":"***"}}',
+    code: -32000,
+  },
+};
+
+function gatewayLogging(logged: string[], path = "/v2/SECRETKEY123"): ChainGateway {
   return ChainGateway.connect({
-    rpcUrl: `${base}/v2/SECRETKEY123`,
+    rpcUrl: `${base}${path}`,
     chainId: 31337,
     contracts: { benchmarkBounty: BOUNTY, anchorRegistry: "0x2000000000000000000000000000000000000002" },
     privateKey: `0x${"11".repeat(32)}`,
@@ -86,6 +115,29 @@ describe("an RPC's own JSON-RPC error answer (probe31 A-F2)", () => {
       expect(logged[0]).toMatch(/JSON-RPC error -32000 "rate limit for key \*\*\*"/);
       expect(logged[0]).not.toMatch(/SECRETKEY123/);
     });
+});
+
+describe("an RPC's JSON-RPC error of the wrong shape (probe36 B-F1)", () => {
+  it.each(Object.keys(MALFORMED))(
+    "error %s: chain_error naming the call, the error shown as JSON, never a TypeError",
+    async (name) => {
+      const logged: string[] = [];
+      const g = gatewayLogging(logged, `/malformed/${name}/SECRETKEY123`);
+      const what = "read an address's code";
+      const e = await g
+        .read(what, () => g.publicClient.getCode({ address: BOUNTY }))
+        .catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(PlatformError);
+      const { said, code } = MALFORMED[name]!;
+      expect(e).toMatchObject({ code: "chain_error", details: { call: what } });
+      expect((e as PlatformError).details.rpc_error_code).toBe(code);
+      expect((e as Error).message).toBe(
+        `${what} failed: the RPC refused the call with a malformed JSON-RPC error: ${said} (the chain RPC)`,
+      );
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).not.toMatch(/SECRETKEY123/);
+    },
+  );
 });
 
 describe("redactUrlParts", () => {

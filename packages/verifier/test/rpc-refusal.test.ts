@@ -17,7 +17,7 @@ import { VECTORS, packBytes, runCliAsync } from "./helpers.js";
 const SMALL = join(VECTORS, "small.json");
 
 /** What the stub answers, by the first segment of the request's path: a JSON-RPC error for `refuse`'s methods. */
-const ERRORS: Record<string, { refuse: string; error: { code: number; message: string } }> = {
+const ERRORS: Record<string, { refuse: string; error: unknown }> = {
   ratelimit0: { refuse: "eth_chainId", error: { code: -32000, message: "rate limit exceeded" } },
   ratelimit: {
     refuse: "eth_chainId",
@@ -30,6 +30,37 @@ const ERRORS: Record<string, { refuse: string; error: { code: number; message: s
     error: { code: -32000, message: "rate limit for key /echo/sk-12345 exceeded" },
   },
 };
+
+/**
+ * probe36 B-F1: `error` values of the wrong shape (a message that is not text, no message, an error that is
+ * not an object), each as `<name>-chain` (eth_chainId refused) and `<name>-calls` (every call but it refused).
+ */
+const MALFORMED: Record<string, { error: unknown; said: string }> = {
+  msgnum: { error: { code: -32000, message: 5 }, said: '{"code":-32000,"message":5}' },
+  msgnull: { error: { code: -32000, message: null }, said: '{"code":-32000,"message":null}' },
+  nomsg: { error: { code: -32000 }, said: '{"code":-32000}' },
+  msgobj: { error: { code: -32000, message: { a: 1 } }, said: '{"code":-32000,"message":{"a":1}}' },
+  msgarr: { error: { code: -32000, message: ["x"] }, said: '{"code":-32000,"message":["x"]}' },
+  codestr: { error: { code: "abc", message: "m" }, said: '{"code":"abc","message":"m"}' },
+  codebig: { error: { code: 1e300, message: "m" }, said: '{"code":1e+300,"message":"m"}' },
+  errstr: { error: "boom", said: '"boom"' },
+  errnum: { error: 5, said: "5" },
+  errarr: { error: [1], said: "[1]" },
+  errtrue: { error: true, said: "true" },
+  // control characters in it are escaped, the answer shown at most 300 characters
+  errctl: {
+    error: { code: -32000, message: 7, data: "\u001b[31m\u009b2J" },
+    said: '{"code":-32000,"message":7,"data":"\\u001b[31m\\u009b2J"}',
+  },
+  errlong: {
+    error: { code: -32000, message: 7, data: "a".repeat(100_000) },
+    said: `{"code":-32000,"message":7,"data":"${"a".repeat(300 - 35)}`,
+  },
+};
+for (const [name, { error }] of Object.entries(MALFORMED)) {
+  ERRORS[`${name}-chain`] = { refuse: "eth_chainId", error };
+  ERRORS[`${name}-calls`] = { refuse: "*", error };
+}
 
 let server: Server;
 let base = "";
@@ -103,5 +134,56 @@ describe("an RPC's own JSON-RPC refusal is said in its words and code (probe35 B
     expect((e as Error).message).toBe(
       `rpc ${base}: eth_chainId: the RPC refused the call with JSON-RPC error -32000 "rate limit exceeded"`,
     );
+  });
+});
+
+describe("an RPC's JSON-RPC error of the wrong shape is still its refusal: exit 3 naming the method (probe36 B-F1)", () => {
+  it.each(["msgnum-chain", "errstr-chain", "msgnum-calls", "errstr-calls"])(
+    "verify --rpc answered %s: exit 3 naming the method, never an internal error (exit 4)",
+    async (mode) => {
+      const r = await runCliAsync(["verify", SMALL, "--rpc", `${base}/${mode}/x`]);
+      expect(r.code, r.stderr).toBe(3);
+      const said = MALFORMED[mode.split("-")[0]!]!.said;
+      expect(r.stderr).toBe(
+        `verify: cannot read rpc ${base}: ${mode.endsWith("-chain") ? "eth_chainId" : "eth_getCode"}: the RPC refused the call with a malformed JSON-RPC error: ${said}\n`,
+      );
+    },
+  );
+
+  it.each(Object.keys(MALFORMED))(
+    "every read refused with %s: the RPC's refusal naming the method, its error as JSON",
+    async (name) => {
+      for (const [mode, method] of [
+        [`${name}-chain`, "eth_chainId"],
+        [`${name}-calls`, "eth_getCode"],
+      ] as const) {
+        const e = await verifyPack({
+          source: packBytes("small"),
+          rpcUrl: `${base}/${mode}/x`,
+          policy: "onchain",
+          timeoutMs: 5000,
+        }).catch((x: unknown) => x);
+        expect(e, String(e)).toBeInstanceOf(VerifierNetworkError);
+        expect((e as Error).message).toBe(
+          `rpc ${base}: ${method}: the RPC refused the call with a malformed JSON-RPC error: ${MALFORMED[name]!.said}`,
+        );
+      }
+    },
+  );
+
+  it("a receipt or a code read refused so names its method too", async () => {
+    const url = `${base}/msgnum-calls/q`;
+    const client = createPublicClient({ transport: http(url, { retryCount: 0 }) });
+    const read = rpcReader(`rpc ${base}`, url);
+    const calls: [string, () => Promise<unknown>][] = [
+      ["eth_getTransactionReceipt", () => client.getTransactionReceipt({ hash: `0x${"ab".repeat(32)}` })],
+      ["eth_getCode", () => client.getCode({ address: `0x${"11".repeat(20)}` })],
+    ];
+    for (const [method, call] of calls) {
+      const e = await read(method, call).catch((x: unknown) => x);
+      expect((e as Error).message).toBe(
+        `rpc ${base}: ${method}: the RPC refused the call with a malformed JSON-RPC error: {"code":-32000,"message":5}`,
+      );
+    }
   });
 });
