@@ -34,13 +34,66 @@ export interface GoldOptions {
 const NUMERIC_RE = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/;
 const PLAIN_DECIMAL_RE = /^[0-9]+(\.[0-9]+)?$/;
 
+const NUMBER_TEXT_RE = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+
+/**
+ * Most digits a number sent to the service may spell out in plain notation (probe36 A-F7): the digits
+ * of its mantissa as written plus the zeros its exponent adds ({@link plainDecimalWidth}). Generous
+ * for real data: every binary64 in any notation of at most 17 significant digits spells at most 343
+ * (`5e-324` is 324 fraction digits, `1.7976931348623157e308` 309 integer digits), a JSON integer at
+ * most 78 (`integer_too_large` past that), a numeric gold at most 100 integer and 100 fraction digits
+ * (evidence `NUMERIC_GOLD_MAX_INT_DIGITS`, `NUMERIC_GOLD_MAX_FRAC_DIGITS`), a pack's decimal at most
+ * 100 characters (`PACK_LIMITS.maxDecimalLength`). A longer one (`1e-100000`, `0.` and 60,000 zeros
+ * and `1`, `0e600000000`) is refused by {@link sentNumberText} and {@link unkeptNumberError} before any
+ * digit is moved: written out it cost time quadratic in its length, or a string past the engine's limit.
+ */
+export const MAX_PLAIN_DECIMAL_DIGITS = 1000;
+
+/**
+ * How many digits {@link plainDecimal} would write for `text` before trimming zeros: the mantissa's
+ * digits as written, plus the zeros the exponent puts before or after them (`1e-5` 6, `1.5e16` 17,
+ * `0e600000000` 600,000,001, `000.100` 6). Linear in the length of `text`; builds no string, so an
+ * exponent of any size costs what its digits cost (a huge one gives a huge width, or `Infinity`).
+ * @param text a number's text (a JSON number lexeme, `String` of a number or bigint)
+ * @returns the width, or null when `text` is not a decimal number's text
+ */
+export function plainDecimalWidth(text: string): number | null {
+  const m = NUMBER_TEXT_RE.exec(text);
+  if (m === null) return null;
+  const [, , intPart = "", frac = "", exp = "0"] = m;
+  const len = intPart.length + frac.length;
+  // an exponent too large for a safe integer is far past any bound: its width only needs to be large
+  const point = intPart.length + Number(exp);
+  return Math.max(len, point, len - point);
+}
+
+/**
+ * The refusal of a number that spells out more than {@link MAX_PLAIN_DECIMAL_DIGITS} digits in plain
+ * notation ({@link plainDecimalWidth}), or null: checked before anything expands or trims its digits.
+ * @param field named in the message (a JSON path `$.offset`, an option `tolerance`)
+ * @param sent the number's text as sent
+ */
+function longNumberError(field: string, sent: string): string | null {
+  const width = plainDecimalWidth(sent);
+  if (width === null || width <= MAX_PLAIN_DECIMAL_DIGITS) return null;
+  return `${field} ${shownNumber(sent)} is a number of more than ${MAX_PLAIN_DECIMAL_DIGITS} digits written out in plain decimal (its digits and the zeros its exponent adds), past any value the service takes`;
+}
+
 /**
  * Plain-notation decimal text of a number rendering (`1e-05` -> `0.00001`, `1.5e+16` -> `15000000000000000`).
- * Exact: the digits are moved, never recomputed.
+ * Exact: the digits are moved, never recomputed. Linear in the result's length (the zeros are trimmed
+ * by index, not by a backtracking RegExp: `/0+$/` took seconds on a run of zeros before a digit,
+ * probe36 A-F7).
+ * @throws Error for a text that is not a number, or that spells out more than
+ *   {@link MAX_PLAIN_DECIMAL_DIGITS} digits (a caller refuses such a number first, naming its field:
+ *   {@link sentNumberText}, {@link unkeptNumberError})
  */
 export function plainDecimal(text: string): string {
-  const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
-  if (m === null) throw new Error(`not a number: ${text}`);
+  const m = NUMBER_TEXT_RE.exec(text);
+  if (m === null) throw new Error(`not a number: ${shownNumber(text)}`);
+  const width = plainDecimalWidth(text)!;
+  if (width > MAX_PLAIN_DECIMAL_DIGITS)
+    throw new Error(`${shownNumber(text)} spells out more than ${MAX_PLAIN_DECIMAL_DIGITS} digits`);
   const [, sign, intPart = "", frac = "", exp = "0"] = m;
   let digits = intPart + frac;
   let point = intPart.length + Number(exp);
@@ -49,9 +102,13 @@ export function plainDecimal(text: string): string {
     point = 0;
   }
   if (point > digits.length) digits = digits + "0".repeat(point - digits.length);
-  let ip = digits.slice(0, point).replace(/^0+(?=\d)/, "");
-  const fp = digits.slice(point).replace(/0+$/, "");
-  if (ip === "") ip = "0";
+  // leading zeros of the integer part (one kept), trailing zeros of the fraction
+  let first = 0;
+  while (first < point - 1 && digits.charCodeAt(first) === 0x30) first++;
+  let end = digits.length;
+  while (end > point && digits.charCodeAt(end - 1) === 0x30) end--;
+  const ip = point === 0 ? "0" : digits.slice(first, point);
+  const fp = digits.slice(point, end);
   const out = fp === "" ? ip : `${ip}.${fp}`;
   return (sign === "-" && /[1-9]/.test(out) ? "-" : "") + out;
 }
@@ -99,7 +156,9 @@ export interface SentNumberOptions {
  * ...992. The one test of a number that loses what its author wrote, shared by the publish options
  * ({@link sentNumberText}) and the numbers in a dataset's rows (`dataset.ts`, probe30 A-F3). A text
  * that is the double's in another notation is kept (`1E+2`, `2.50`, `5e-324`, `-0`): SPEC 2 makes a
- * float a binary64, rendered canonically.
+ * float a binary64, rendered canonically. A text that spells out more than
+ * {@link MAX_PLAIN_DECIMAL_DIGITS} digits in plain notation (`1e-100000`) is refused as such, in time
+ * linear in its length (probe36 A-F7).
  * @param field named in the message (an option, a JSON path `$.rows[0].label`)
  * @param sent the number's text as sent (a JSON number lexeme)
  * @param value the double `sent` reads as
@@ -114,6 +173,8 @@ export function unkeptNumberError(
 ): string | null {
   const read = String(value);
   if (sent === read) return null;
+  const long = longNumberError(field, sent);
+  if (long !== null) return long;
   const asSent = plainDecimal(sent);
   if (asSent === plainDecimal(read)) return null;
   const advice = asString ? `: send it as a decimal string, e.g. "${shownNumber(asSent)}"` : "";
@@ -127,7 +188,9 @@ export function unkeptNumberError(
  * the lossless parser (its lexeme is the text sent). Refused, each "send it as a decimal string": an
  * integer above 2^53-1; a number whose text is not the double it reads as (`1.0000000000000001` reads
  * as 1, `1e-400` as 0); a non-integer of more than 15 significant digits, which a double does not keep
- * as written (`0.30000000000000004`). A non-finite number is refused too.
+ * as written (`0.30000000000000004`). A non-finite number is refused too, and first of all a number
+ * whose text spells out more than {@link MAX_PLAIN_DECIMAL_DIGITS} digits in plain notation
+ * (`1e-100000`, `0e600000000`: probe36 A-F7), so that the work is linear in the text's length.
  * @param field the option, named in the message (`tolerance`, `public_fraction`, a JSON path
  *   `$.answers[0].ordinal`)
  * @param opts {@link SentNumberOptions}: whether the message advises a decimal string (default yes)
@@ -141,6 +204,9 @@ export function sentNumberText(
   const asString = opts.asString ?? true;
   const advice = (text: string) =>
     asString ? `: send it as a decimal string, e.g. "${shownNumber(text)}"` : "";
+  // first, before any digit is moved: a number spelling out too many digits (probe36 A-F7)
+  const long = longNumberError(field, typeof v === "object" ? v.lexeme : String(v));
+  if (long !== null) return { error: long };
   // the lossless parser gives an integer beyond 2^53-1 as a bigint: its digits are the text sent (probe22)
   if (typeof v === "bigint") {
     if (v >= -BigInt(Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return String(v);
