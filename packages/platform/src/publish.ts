@@ -13,7 +13,9 @@
  * `slug_conflict`); prompts rendered for every row (a missing placeholder names the lowest row index
  * and the field); gold shaped per grader (lowest offending row index); the bank: rows sorted by
  * `prompt_hash` ascending (ties, identical prompts, by the row's position in the uploaded dataset), the
- * first `round(n * public_fraction)` (half to even, exact) public, the rest private; per-task salts;
+ * first `round(n * public_fraction)` (half to even, exact) public, the rest private, the cut moved to
+ * the nearest boundary of a group of identical prompts when it would split one (`splitCut`, the lower
+ * on a tie; probe36 A-F5: a public copy's credit was its private twin's); per-task salts;
  * the commitment `(root, leaf_count)` from the evidence library; the default slug (slugified dataset
  * name + `-` + the first 8 hex characters of the {@link bankDigest}, taken: 409 `slug_conflict`);
  * everything stored in one transaction; then the root anchored with kind `commitment` when a chain is
@@ -63,6 +65,7 @@ import {
 import {
   assertPackCanFit,
   awardableAllowance,
+  type DuplicatePrompts,
   hex,
   planPublication,
   type TestSetPlanner,
@@ -80,6 +83,7 @@ export {
   assertSeed,
 } from "./publish/options.js";
 export {
+  type DuplicatePrompts,
   type PlannedTestSet,
   type SaltSource,
   type TestSetPlanJob,
@@ -87,6 +91,8 @@ export {
   type TestSetPlanner,
   bankOrder,
   bankDigest,
+  duplicatePrompts,
+  splitCut,
   planPublication,
   planResultOfText,
   planResultText,
@@ -143,6 +149,11 @@ export interface PublishResult {
   commitment_anchor_error?: string;
   config: BenchmarkConfig;
   disclosure: string;
+  /**
+   * The rows rendering an identical prompt (groups, rows, the first groups' row indexes) and whether the
+   * split's cut moved to keep each group on one side (`splitCut`): for the author only, never stored.
+   */
+  duplicate_prompts: DuplicatePrompts;
 }
 
 /**
@@ -940,6 +951,7 @@ async function publishNow(
     ...(anchorError !== undefined ? { commitment_anchor_error: anchorError } : {}),
     config,
     disclosure: DISCLOSURE,
+    duplicate_prompts: plan.duplicate_prompts,
   };
 }
 

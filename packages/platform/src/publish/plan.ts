@@ -106,11 +106,14 @@ export interface PlannedTestSet {
   leaf_count: number;
   /** {@link bankDigest} of the rows: label-free, what the default slug and the seeded plan seed use. */
   bank_digest: Hex;
+  /** The rows rendering an identical prompt, and whether the cut moved for them ({@link duplicatePrompts}). */
+  duplicate_prompts: DuplicatePrompts;
 }
 
 /**
  * The bank order (SPEC 3 ordinals, SPEC 6.1): row indexes sorted by `prompt_hash` ascending, identical
- * prompts by their position in the uploaded dataset. Computed from prompts only: no label moves a row.
+ * prompts by their position in the uploaded dataset (so they are adjacent, and {@link splitCut} keeps
+ * each group on one side of the split). Computed from prompts only: no label moves a row.
  * @param promptHashes `prompt_hash` per row, in upload order (bare lowercase hex, SPEC 3)
  */
 export function bankOrder(promptHashes: readonly string[]): number[] {
@@ -121,6 +124,94 @@ export function bankOrder(promptHashes: readonly string[]): number[] {
       const y = promptHashes[b]!;
       return x < y ? -1 : x > y ? 1 : a - b;
     });
+}
+
+/**
+ * The public/private cut of a bank (SPEC 6.1; probe36 A-F5): how many tasks, from ordinal 0, are public.
+ * The one rule: the group boundary nearest `target` (`round(n * public_fraction)`, {@link publicCount}),
+ * the lower on a tie. Identical prompts are adjacent in the bank order ({@link bankOrder}) and are
+ * indistinguishable tasks: a group cut in two had a public copy whose credit (a run's `score_public`,
+ * `per_task`) was its private twin's, read off while open. So every group lies whole on one side. A
+ * boundary is 0, n, or an ordinal whose prompt differs from the one before; 0 and n count as any other
+ * (no minimum or maximum applies: `round` already makes 3 rows at 0.1 all private), so a bank of one
+ * prompt is all private or all public. Computed from prompts only: no label moves the cut.
+ * @param promptHashesInBankOrder `prompt_hash` per ordinal ({@link bankOrder}'s order)
+ * @param target the public tasks `public_fraction` asks for, 0..n ({@link publicCount})
+ * @returns the public tasks, 0..n: `target` itself when no group spans it
+ */
+export function splitCut(promptHashesInBankOrder: readonly string[], target: number): number {
+  const h = promptHashesInBankOrder;
+  const n = h.length;
+  const boundary = (i: number): boolean => i <= 0 || i >= n || h[i - 1] !== h[i];
+  if (boundary(target)) return target;
+  let lo = target;
+  while (!boundary(lo)) lo--;
+  let hi = target;
+  while (!boundary(hi)) hi++;
+  return target - lo <= hi - target ? lo : hi;
+}
+
+/** The rows of a test set that render an identical prompt (in the publish answer, for its author only). */
+export interface DuplicatePrompts {
+  /** Groups of two or more rows rendering the identical prompt. */
+  groups: number;
+  /** The rows in those groups. */
+  rows: number;
+  /**
+   * Row indexes (upload order, 0-based) of the first {@link DUPLICATE_EXAMPLES} groups (by their lowest row
+   * index), at most {@link DUPLICATE_EXAMPLES} of each.
+   */
+  examples: number[][];
+  /** `round(n * public_fraction)` ({@link publicCount}); the test set's `public_count` is {@link splitCut}'s. */
+  rounded_public_count: number;
+  /** What it means, in a sentence (and, when the cut moved, from what to what). */
+  message: string;
+}
+
+/** How many groups, and rows of each, {@link DuplicatePrompts.examples} names. */
+export const DUPLICATE_EXAMPLES = 5;
+
+/**
+ * The groups of identical prompts of a bank, for the publish answer (probe36 A-F5): identical prompts are
+ * indistinguishable tasks, which {@link splitCut} keeps on one side of the split; the author learns how
+ * many there are and where, so a template that drops a distinguishing field is seen at publish.
+ * @param order {@link bankOrder} of `promptHashes`
+ * @param promptHashes `prompt_hash` per row, in upload order
+ * @param target `round(n * public_fraction)`
+ * @param cut {@link splitCut}'s public tasks
+ */
+export function duplicatePrompts(
+  order: readonly number[],
+  promptHashes: readonly string[],
+  target: number,
+  cut: number,
+): DuplicatePrompts {
+  const groups: number[][] = [];
+  for (let i = 0; i < order.length; ) {
+    let j = i + 1;
+    while (j < order.length && promptHashes[order[j]!] === promptHashes[order[i]!]) j++;
+    // ties are in upload order (bankOrder), so each group's indexes ascend
+    if (j - i > 1) groups.push(order.slice(i, j));
+    i = j;
+  }
+  const rows = groups.reduce((sum, g) => sum + g.length, 0);
+  const examples = groups
+    .sort((a, b) => a[0]! - b[0]!)
+    .slice(0, DUPLICATE_EXAMPLES)
+    .map((g) => g.slice(0, DUPLICATE_EXAMPLES));
+  const moved =
+    cut === target
+      ? ""
+      : `; round(n * public_fraction) is ${target} public tasks, which would have split a group, so the cut is ${cut}, the nearest group boundary`;
+  const named =
+    examples.map((g) => `[${g.join(", ")}]`).join(", ") + (groups.length > examples.length ? ", ..." : "");
+  const message =
+    groups.length === 0
+      ? "no two rows render the same prompt"
+      : `${groups.length} group${groups.length === 1 ? "" : "s"} of rows render an identical prompt (${rows} rows; row indexes ${named}): ` +
+        `identical prompts are indistinguishable tasks, so each group is kept whole on one side of the public/private split${moved}. ` +
+        "A template rendering every field that tells the rows apart avoids them.";
+  return { groups: groups.length, rows, examples, rounded_public_count: target, message };
 }
 
 /**
@@ -190,21 +281,23 @@ function testSetTooLarge(message: string, figures: Record<string, number>): Plat
 }
 
 /**
- * Renders prompts, shapes gold, sorts by prompt hash ({@link bankOrder}), splits and salts: the pure
+ * Renders prompts, shapes gold, sorts by prompt hash ({@link bankOrder}), splits ({@link splitCut}: no
+ * group of identical prompts on both sides) and salts: the pure
  * part of publishing. The prompts are sized first ({@link promptBytesOf}) and rendered only within the
  * limits.
  * @param salts salt per ordinal
  * @throws PlatformError as {@link promptBytesOf}; `invalid_label` / `invalid_gold` naming the lowest
  *   row (an `alternatives_field` no row has: every row, {@link alternativesIssues}); `invalid_dataset` for a test set beyond evidence's `PACK_LIMITS` (a row and field, or the
- *   whole test set as {@link promptBytesOf})
+ *   whole test set as {@link promptBytesOf}); `invalid_option` naming `public_tasks_per_run` above the
+ *   public tasks (`round(n * public_fraction)`, or the {@link splitCut} it moved to)
  */
 export function planTestSet(
   rows: DatasetRow[],
   config: BenchmarkConfig,
   salts: (ordinal: number) => string,
 ): PlannedTestSet {
-  const nPublic = publicCount(rows.length, config.public_fraction);
-  refuseMorePublicPerRun(config, nPublic, rows.length);
+  const rounded = publicCount(rows.length, config.public_fraction);
+  refuseMorePublicPerRun(config, rounded, rows.length, rounded); // before anything is rendered
   promptBytesOf(rows, config);
   const parts = parseTemplate(config.prompt_template);
   // every placeholder was found by promptBytesOf
@@ -232,6 +325,9 @@ export function planTestSet(
   // the template and the rows were checked well-formed: every prompt has a UTF-8 encoding
   const promptHashes = prompts.map((prompt) => promptHash(prompt));
   const order = bankOrder(promptHashes);
+  const hashesInOrder = order.map((i) => promptHashes[i]!);
+  const nPublic = splitCut(hashesInOrder, rounded);
+  refuseMorePublicPerRun(config, nPublic, rows.length, rounded);
   const testSet = order.map((rowIndex, ordinal) => ({
     ordinal,
     prompt: prompts[rowIndex]!,
@@ -266,22 +362,33 @@ export function planTestSet(
     public_count: nPublic,
     root: c.root,
     leaf_count: c.leafCount,
-    bank_digest: bankDigest(order.map((i) => promptHashes[i]!)),
+    bank_digest: bankDigest(hashesInOrder),
+    duplicate_prompts: duplicatePrompts(order, promptHashes, rounded, nPublic),
   };
 }
 
 /**
  * `public_tasks_per_run` may not exceed the public tasks there are (probe32 A-F5: 3 of 2 was published,
  * and the detail told competitors of 3 public tasks per run that no run could have).
- * @param nPublic the benchmark's public tasks ({@link publicCount} of the rows)
+ * @param nPublic the benchmark's public tasks ({@link splitCut}; before the rows are rendered, {@link publicCount} of the rows)
+ * @param rounded {@link publicCount} of the rows (differs from `nPublic` when the cut moved off a group of identical prompts)
  * @throws PlatformError `invalid_option` naming `public_tasks_per_run`
  */
-function refuseMorePublicPerRun(config: BenchmarkConfig, nPublic: number, rowCount: number): void {
+function refuseMorePublicPerRun(
+  config: BenchmarkConfig,
+  nPublic: number,
+  rowCount: number,
+  rounded: number,
+): void {
   const perRun = config.public_tasks_per_run;
   if (perRun === null || perRun <= nPublic) return;
+  const moved =
+    nPublic === rounded
+      ? ""
+      : `, ${rounded} moved to ${nPublic} so that no group of identical prompts is split`;
   throw new PlatformError(
     "invalid_option",
-    `public_tasks_per_run is ${perRun} but the benchmark has ${nPublic} public task${nPublic === 1 ? "" : "s"} (public_fraction ${config.public_fraction} of ${rowCount} rows): give at most ${nPublic}, or leave it out to serve every public task`,
+    `public_tasks_per_run is ${perRun} but the benchmark has ${nPublic} public task${nPublic === 1 ? "" : "s"} (public_fraction ${config.public_fraction} of ${rowCount} rows${moved}): give at most ${nPublic}, or leave it out to serve every public task`,
     { field: "public_tasks_per_run", public_tasks: nPublic },
   );
 }
@@ -339,7 +446,8 @@ export function awardableAllowance(
  * Refuses, before anything is planned, a benchmark of `rowCount` rows whose award pack could not fit
  * whatever its prompts and gold ({@link awardableAllowance} with the least test set those rows make,
  * `testSetMinBytes`): the rows' count alone decides it (probe17 A-F3: a publish planned 27 s of rows,
- * then was refused `maxPackBytes`).
+ * then was refused `maxPackBytes`). It counts `round(n * public_fraction)` public tasks, before the
+ * prompts exist to move the cut ({@link splitCut}); the plan's own count is checked again after.
  * @throws PlatformError as {@link awardableAllowance}
  */
 export function assertPackCanFit(

@@ -1,0 +1,173 @@
+/**
+ * probe36 A-F5: the public/private cut (`round(n * public_fraction)` in the bank order) fell inside a
+ * group of identical prompts, so one copy was public and its twin private: a run's `score_public` on the
+ * public copy was the private copy's credit, read off while open (SPEC 6.1). The cut now falls on the
+ * nearest group boundary (`splitCut`, the lower on a tie) and the publish answer names the groups.
+ */
+import { promptHash } from "@bench-bounty/evidence";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DatasetRow } from "../src/dataset.js";
+import {
+  benchmarkConfig,
+  bankOrder,
+  planTestSet,
+  publicCount,
+  splitCut,
+  type PublishOptions,
+} from "../src/publish.js";
+import { cleanup, openTemp, rejection } from "./helpers.js";
+
+afterEach(cleanup);
+
+const DUP: PublishOptions = {
+  title: "Dup",
+  prompt_template: "Q {payload.q}",
+  grader_type: "exact",
+  public_fraction: 0.25,
+  seed: "s",
+};
+
+/** The prober's rows: "same question" twice (blue), "other" twice (red). */
+const proberRows = (): DatasetRow[] => [
+  { decision_ts: "2026-07-01", payload: { q: "same question" }, label: "blue" },
+  { decision_ts: "2026-07-02", payload: { q: "same question" }, label: "blue" },
+  { decision_ts: "2026-07-03", payload: { q: "other" }, label: "red" },
+  { decision_ts: "2026-07-04", payload: { q: "other" }, label: "red" },
+];
+
+/** Prompts on both sides of the split (none may be). */
+function splitPrompts(rows: { prompt: string; visibility: string }[]): string[] {
+  const pub = new Set(rows.filter((r) => r.visibility === "public").map((r) => r.prompt));
+  return [
+    ...new Set(rows.filter((r) => r.visibility === "private" && pub.has(r.prompt)).map((r) => r.prompt)),
+  ];
+}
+
+/** A small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("identical prompts land on one side of the split (probe36 A-F5)", () => {
+  it("the prober's 4 rows at 0.25: no group split, served nor committed; the answer names the groups", async () => {
+    const h = await openTemp();
+    const ds = await h.createDataset({ name: "dup36", rows: proberRows() });
+    const pub = await h.publish(ds.dataset_id, DUP);
+    // the bank holds two groups of two: round(4 * 0.25) = 1 falls inside the first; boundaries 0 and 2
+    // are as near, the lower wins
+    expect(pub).toMatchObject({ leaf_count: 4, public_count: 0, private_count: 4 });
+    expect(pub.duplicate_prompts).toMatchObject({
+      groups: 2,
+      rows: 4,
+      examples: [
+        [0, 1],
+        [2, 3],
+      ],
+      rounded_public_count: 1,
+    });
+    expect(pub.duplicate_prompts.message).toMatch(/2 groups of rows render an identical prompt/);
+    expect(pub.duplicate_prompts.message).toMatch(/the cut is 0, the nearest group boundary/);
+    expect(pub.disclosure).toMatch(/group of identical prompts/);
+    const committed = await h.testSet(pub.slug);
+    expect(splitPrompts(committed)).toEqual([]);
+    const run = await h.startRun(pub.slug, "bob");
+    expect(splitPrompts(run.tasks)).toEqual([]);
+    expect((await h.getBenchmark(pub.slug)).public_count).toBe(0);
+  });
+
+  it("the cut is the nearest group boundary to round(n * public_fraction), the lower on a tie", () => {
+    const A = "a";
+    const B = "b";
+    const C = "c";
+    expect(splitCut([A, A, B, B], 1)).toBe(0); // tie: 0 and 2
+    expect(splitCut([A, A, B, B], 3)).toBe(2); // tie: 2 and 4
+    expect(splitCut([A, A, A, B], 1)).toBe(0);
+    expect(splitCut([A, A, A, B], 2)).toBe(3);
+    expect(splitCut([A, B, B, B, C], 2)).toBe(1);
+    expect(splitCut([A, B, B, B, C], 3)).toBe(4);
+    expect(splitCut([A, A, A], 1)).toBe(0); // one prompt: all private or all public
+    expect(splitCut([A, A, A], 2)).toBe(3);
+    // no group spans the target: the target itself (0 and n included)
+    expect(splitCut([A, B, C], 1)).toBe(1);
+    expect(splitCut([A, A, B], 2)).toBe(2);
+    expect(splitCut([A, A], 0)).toBe(0);
+    expect(splitCut([A, A], 2)).toBe(2);
+    expect(splitCut([], 0)).toBe(0);
+  });
+
+  it("random small datasets with duplicates: no prompt on both sides, the cut as the rule says", () => {
+    const next = rng(36);
+    const fractions = ["0", "0.1", "0.25", "0.3", "0.5", "0.6", "0.75", "0.9", "1"];
+    const cases = Array.from({ length: 300 }, (_, trial) => {
+      const n = 1 + Math.floor(next() * 12);
+      const distinct = 1 + Math.floor(next() * n);
+      const qs = Array.from({ length: n }, () => `q${Math.floor(next() * distinct)}`);
+      const rows: DatasetRow[] = qs.map((q, i) => ({
+        decision_ts: `2026-01-${String(i + 1).padStart(2, "0")}`,
+        payload: { q },
+        label: next() < 0.5 ? "blue" : "red",
+      }));
+      const fraction = fractions[Math.floor(next() * fractions.length)]!;
+      const config = benchmarkConfig({ ...DUP, public_fraction: fraction });
+      const plan = planTestSet(rows, config, () => "00".repeat(32));
+      return { what: `trial ${trial}: ${JSON.stringify(qs)} at ${fraction}`, qs, fraction, plan };
+    });
+    // before the fix, dozens of these had a prompt both public and private
+    expect(cases.filter((c) => splitPrompts(c.plan.rows).length > 0).map((c) => c.what)).toEqual([]);
+    let moved = 0;
+    for (const { what, qs, fraction, plan } of cases) {
+      const n = qs.length;
+      // the rule, by brute force: of every boundary the nearest to the target, the lower on a tie
+      const hashes = bankOrder(qs.map((q) => promptHash(`Q ${q}`))).map((i) => promptHash(`Q ${qs[i]!}`));
+      const target = publicCount(n, fraction);
+      const boundaries = Array.from({ length: n + 1 }, (_, i) => i).filter(
+        (i) => i === 0 || i === n || hashes[i - 1] !== hashes[i],
+      );
+      const best = boundaries.reduce((b, c) => (Math.abs(c - target) < Math.abs(b - target) ? c : b));
+      expect(plan.public_count, what).toBe(best);
+      expect(
+        plan.rows.filter((r) => r.visibility === "public"),
+        what,
+      ).toHaveLength(best);
+      expect(plan.duplicate_prompts.rounded_public_count, what).toBe(target);
+      const sizes = [...new Set(hashes)].map((x) => hashes.filter((y) => y === x).length);
+      expect(plan.duplicate_prompts.groups, what).toBe(sizes.filter((k) => k > 1).length);
+      expect(plan.duplicate_prompts.rows, what).toBe(sizes.filter((k) => k > 1).reduce((a, k) => a + k, 0));
+      if (best !== target) moved++;
+    }
+    expect(moved).toBeGreaterThan(10); // the cases did exercise the moved cut
+  });
+
+  it("public_tasks_per_run above the public tasks the moved cut leaves is refused, naming the move", async () => {
+    const h = await openTemp();
+    const ds = await h.createDataset({ name: "dup36", rows: proberRows() });
+    // round(4 * 0.25) = 1 allows 1 per run; the cut at 0 does not
+    const e = await rejection(h.publish(ds.dataset_id, { ...DUP, public_tasks_per_run: 1 }));
+    expect(e.code).toBe("invalid_option");
+    expect(e.details).toMatchObject({ field: "public_tasks_per_run", public_tasks: 0 });
+    expect(e.message).toMatch(/1 moved to 0 so that no group of identical prompts is split/);
+    expect(await h.listBenchmarks()).toHaveLength(0);
+  });
+
+  it("rows with distinct prompts: the cut is round(n * public_fraction), no group named", () => {
+    const rows = proberRows().map((r, i) => ({ ...r, payload: { q: `q${i}` } }));
+    const plan = planTestSet(rows, benchmarkConfig({ ...DUP, public_fraction: "0.5" }), () =>
+      "00".repeat(32),
+    );
+    expect(plan.public_count).toBe(2);
+    expect(plan.duplicate_prompts).toEqual({
+      groups: 0,
+      rows: 0,
+      examples: [],
+      rounded_public_count: 2,
+      message: "no two rows render the same prompt",
+    });
+  });
+});
