@@ -464,7 +464,10 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
     .option("--verbose", "table: print every reason of every fact")
     .option("--progress", "show a progress bar on stderr even when it is not a terminal")
     .option("--no-progress", "never show a progress bar")
-    .option("--max-string <n>", "longest string accepted in the pack, in characters (default 4194304)")
+    .option(
+      "--max-string <n>",
+      "longest string value or key accepted in the pack, in UTF-16 code units (an emoji outside the BMP is 2; default 4194304)",
+    )
     .option("--timeout <ms>", TIMEOUT_HELP("20000; 30000 for a pack URL"))
     .option("--deadline <ms>", DEADLINE_HELP)
     .addHelpText("after", EXIT_HELP)

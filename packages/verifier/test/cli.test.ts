@@ -233,7 +233,7 @@ describe("malformed packs: a clear error with the JSON path, exit code 2, no sta
     [
       "a 50 MB string",
       () => edit((t) => (t.winners[0].answers[0].answer_text = "x".repeat(50 * 1024 * 1024))),
-      /bad input: \$\.winners\[0\]\.answers\[0\]\.answer_text: string of 52428800 characters exceeds the limit of 4194304/,
+      /bad input: \$\.winners\[0\]\.answers\[0\]\.answer_text: string of 52428800 UTF-16 code units exceeds the limit of 4194304/,
     ],
     [
       "deep nesting",

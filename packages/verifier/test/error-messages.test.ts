@@ -5,7 +5,7 @@
  * non-http(s) URL) is a bad option (exit 2, not a network failure), and a bad
  * input names its JSON path, the document root `$` included.
  */
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -296,7 +296,7 @@ describe("bad input names its JSON path, the root `$` included", () => {
     // the vector pack's longest top-level key is "rank_derivation" (15 characters)
     const root = await run(["verify", SMALL, "--max-string", "10"]);
     expect(root.code).toBe(2);
-    expect(root.stderr).toBe("verify: bad input: $: a key of 15 characters exceeds the limit of 10\n");
+    expect(root.stderr).toBe("verify: bad input: $: a key of 15 UTF-16 code units exceeds the limit of 10\n");
 
     const dir = mkdtempSync(join(tmpdir(), "verify-key-"));
     const file = join(dir, "nested.json");
@@ -304,7 +304,28 @@ describe("bad input names its JSON path, the root `$` included", () => {
     const nested = await run(["verify", file, "--max-string", "10"]);
     expect(nested.code).toBe(2);
     expect(nested.stderr).toBe(
-      "verify: bad input: $.benchmark: a key of 12 characters exceeds the limit of 10\n",
+      "verify: bad input: $.benchmark: a key of 12 UTF-16 code units exceeds the limit of 10\n",
+    );
+  });
+
+  // probe36 B-N1: 200 emoji (200 characters, 400 UTF-16 code units) were "a string of 400 characters"
+  it("--max-string counts UTF-16 code units and says so, in its message and its help", async () => {
+    const tree = JSON.parse(readFileSync(SMALL, "utf8")) as { benchmark: { title: string } };
+    tree.benchmark.title = "\u{1F600}".repeat(200);
+    const dir = mkdtempSync(join(tmpdir(), "verify-emoji-"));
+    const file = join(dir, "emoji.json");
+    writeFileSync(file, JSON.stringify(tree));
+    const over = await run(["verify", file, "--max-string", "399"]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toBe(
+      "verify: bad input: $.benchmark.title: string of 400 UTF-16 code units exceeds the limit of 399\n",
+    );
+    // at the limit it is read (its pack_hash fails: the title is hashed), not refused
+    const within = await run(["verify", file, "--max-string", "400"]);
+    expect(within.code).toBe(1);
+    const help = await run(["verify", "--help"]);
+    expect(help.stdout.replace(/\s+/g, " ")).toMatch(
+      /--max-string <n> longest string value or key accepted in the pack, in UTF-16 code units/,
     );
   });
 });

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { verifyIndexer } from "../src/indexer/index.js";
 import type { OfflineDerived } from "../src/offline/index.js";
 import type { ChainObservation } from "../src/onchain/context.js";
+import type { PackView } from "../src/pack.js";
 import { AMOUNT, POOL, WINNER, benchmark, view } from "./fixtures/one-winner-view.js";
 import { found, useStubIndexer } from "./helpers.js";
 
@@ -83,7 +84,13 @@ function indexerBody(url: URL): unknown {
   return null;
 }
 
-const indexerBase = useStubIndexer((url) => found(indexerBody(url)));
+/** Every route the stub indexer was asked (path and query). */
+const asked: string[] = [];
+
+const indexerBase = useStubIndexer((url) => {
+  asked.push(url.pathname + url.search);
+  return found(indexerBody(url));
+});
 
 /** `getBounty(7)` as the pack's chain holds it (Awarded, the pack's terms), with `over` replacing fields. */
 function record(over: Partial<Record<keyof BountyRecord, unknown>> = {}): BountyRecord {
@@ -163,4 +170,90 @@ describe("indexer_agreement compares the indexer with the chain as read (probe28
       ]),
     );
   });
+});
+
+/**
+ * probe36 B-F3: an address or digest of the pack that is not one was put into `creditOf` (viem refused it:
+ * "cannot read rpc", exit 3) or an indexer route (`GET /anchors/0`: "check the indexer URL", exit 2). It keys
+ * no read: the fact fails naming its JSON path, whatever the indexer's head.
+ */
+describe("a pack's address or digest that is not one keys no read (probe36 B-F3)", () => {
+  /** The pack's chain, its creditOf reads recorded (refused, as viem refuses, for a value that is no address). */
+  function chainReading(accounts: string[][]): ChainObservation {
+    return {
+      ...packChain(),
+      readCredits: (asked) => {
+        accounts.push([...asked]);
+        if (asked.some((a) => !/^0x[0-9a-f]{40}$/i.test(a)))
+          return Promise.reject(new Error(`creditOf: Address is invalid (${asked.join(", ")})`));
+        return Promise.resolve({ block: 6000n, of: new Map(asked.map((a) => [a, 0n])) });
+      },
+    };
+  }
+
+  it.each([
+    [
+      "a winner's withdrawal_address",
+      { ...view, winners: [{ ...view.winners[0]!, withdrawal_address: "0x" }] },
+      derived,
+      "$.winners[0].withdrawal_address 0x is not an address (0x and 40 hex digits): GET /awards?winner=&bounty= and GET /accounts/:address/credits?bounty= not read",
+      [benchmark.author],
+    ],
+    [
+      "the author (its remainder's creditOf)",
+      { ...view, benchmark: { ...benchmark, author: " 1" } },
+      derived,
+      '$.benchmark.author " 1" is not an address (0x and 40 hex digits): creditOf(7, author) not read',
+      [WINNER],
+    ],
+    [
+      "a receipt_hash",
+      {
+        ...view,
+        winners: [{ ...view.winners[0]!, path: "$.winners[0]", receipt_hash: "\uff11" }],
+        rank_derivation: { ...view.rank_derivation, rows: [] },
+      },
+      { ...derived, receiptHashes: ["\uff11"] },
+      '$.winners[0].receipt_hash "\uff11" is not a bytes32 (0x and 64 hex digits): GET /anchors/:digest (its receipt anchor) not read',
+      [WINNER, benchmark.author],
+    ],
+    [
+      "the commit_root",
+      {
+        ...view,
+        benchmark: {
+          ...benchmark,
+          commit_root: "NaN",
+          commitment_anchor: {
+            registry_address: "0x" + "88".repeat(20),
+            anchor_block: 10,
+            tx_hash: "0x" + "12".repeat(32),
+          },
+        },
+      },
+      derived,
+      "$.benchmark.commit_root NaN is not a bytes32 (0x and 64 hex digits): GET /anchors/:digest (its commitment anchor) not read",
+      [WINNER, benchmark.author],
+    ],
+  ] as [string, PackView, OfflineDerived, string, string[]][])(
+    "%s: failed naming its JSON path, never sent to the indexer or creditOf",
+    async (_what, bad, badDerived, reason, credited) => {
+      asked.length = 0;
+      const calls: string[][] = [];
+      const f = await verifyIndexer(bad, badDerived, chainReading(calls), { indexerUrl: indexerBase() });
+      expect(f.state).toBe("failed");
+      expect(f.reasons[0]).toBe(reason);
+      expect(calls).toEqual([credited]);
+      // every route asked is keyed by an address or a bytes32 (or the bounty's id)
+      expect(
+        asked.filter(
+          (r) =>
+            !/^\/(status|bounties\/7|anchors\/0x[0-9a-f]{64}|awards\?winner=0x[0-9a-f]{40}&bounty=7|accounts\/0x[0-9a-f]{40}\/credits\?bounty=7)$/.test(
+              r,
+            ),
+        ),
+      ).toEqual([]);
+      expect(asked.length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -924,6 +924,64 @@ describe("an RPC answering results of the wrong shape (probe15 B-F6)", () => {
   });
 });
 
+/**
+ * probe36 B-F3: a pack whose address or digest is malformed exited 1 offline and with `--rpc` alone, but with
+ * `--indexer` the value was put into `creditOf` (exit 3, "cannot read rpc") or an indexer route (`GET
+ * /anchors/0`, `GET /anchors/`, `/awards?winner=0x`: exit 2, "check the indexer URL"). The verifier decides
+ * such a value from the pack: every mode exits 1, and `indexer_agreement` fails naming its JSON path.
+ */
+describe("a pack with a malformed address or digest: exit 1 in every mode (probe36 B-F3)", () => {
+  const cases: [string, (tree: JsonObject) => void, RegExp][] = [
+    [
+      'winners[0].withdrawal_address "0x"',
+      (tree) => (at(tree, "winners", 0).withdrawal_address = "0x"),
+      /^\$\.winners\[0\]\.withdrawal_address 0x is not an address \(0x and 40 hex digits\): GET \/awards\?winner=&bounty= and GET \/accounts\/:address\/credits\?bounty= not read$/,
+    ],
+    [
+      'winners[0].receipt_hash "0"',
+      (tree) => (at(tree, "winners", 0).receipt_hash = "0"),
+      /^\$\.winners\[0\]\.receipt_hash 0 is not a bytes32 \(0x and 64 hex digits\): GET \/anchors\/:digest \(its receipt anchor\) not read$/,
+    ],
+    [
+      'benchmark.commit_root ""',
+      (tree) => (at(tree, "benchmark").commit_root = ""),
+      /^\$\.benchmark\.commit_root "" is not a bytes32 \(0x and 64 hex digits\): GET \/anchors\/:digest \(its commitment anchor\) not read$/,
+    ],
+  ];
+
+  for (const [what, edit, reason] of cases)
+    it(`${what}: offline, --rpc, --indexer, --rpc --indexer all exit 1`, async (ctx) => {
+      if (indexer === null) ctx.skip(`indexer did not start: ${indexerError}`);
+      await indexer!.waitForHead();
+      const tree = parseJson(packBytes) as JsonObject;
+      edit(tree);
+      const file = join(mkdtempSync(join(tmpdir(), "verify-unkeyed-")), "pack.json");
+      writeFileSync(file, toBytes(tree));
+      const modes: [string, string[]][] = [
+        ["offline", []],
+        ["--rpc", ["--rpc", chain.rpcUrl, "--policy", "onchain"]],
+        ["--indexer", ["--indexer", indexer!.url, "--policy", "full"]],
+        ["--rpc --indexer", ["--rpc", chain.rpcUrl, "--indexer", indexer!.url, "--policy", "full"]],
+      ];
+      const runs = await Promise.all(modes.map(([, args]) => runCli(["verify", file, "--json", ...args])));
+      const outcomes = runs.map((r, i) => ({ mode: modes[i]![0], code: r.code, stderr: r.stderr }));
+      expect(outcomes).toEqual(modes.map(([mode]) => ({ mode, code: 1, stderr: "" })));
+      for (const [i, r] of runs.entries()) {
+        const report = JSON.parse(r.stdout) as VerificationReport;
+        expect(report.policy_met).toBe(false);
+        const agreement = report.facts.indexer_agreement;
+        if (!modes[i]![0].includes("--indexer")) expect(agreement.state).toBe("not-observed");
+        else {
+          expect({ mode: modes[i]![0], state: agreement.state }).toEqual({
+            mode: modes[i]![0],
+            state: "failed",
+          });
+          expect(agreement.reasons[0]).toMatch(reason);
+        }
+      }
+    }, 240_000);
+});
+
 describe("a zero-winner award with no runs on the local Base profile", () => {
   it("meets the onchain policy: receipt_anchors is not-required, not unmet", async () => {
     // another test set (the first award burned its root), committed, anchored and locked

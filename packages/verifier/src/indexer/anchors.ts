@@ -1,11 +1,14 @@
 /**
  * `GET /anchors/:digest` for the commitment, every receipt the pack names and
  * the pack: its own digest, kind (name and bytes32), block and transaction as the pack says (receipts at or before the
- * award block) and, when the chain was read, as `anchorOf` says.
+ * award block) and, when the chain was read, as `anchorOf` says. A digest the pack states that is not a
+ * bytes32 is not asked (probe36 B-F3): the fact fails naming its JSON path.
  * @packageDocumentation
  */
 import { ANCHOR_KINDS, anchorKindName, anchorKindServes, type AnchorKindName } from "@bench-bounty/contracts";
-import { obj, packValueRefused, s, type Disagreements, type IndexerWalk } from "./context.js";
+import { appendPath } from "@bench-bounty/evidence";
+import { bytes32 } from "../onchain/context.js";
+import { A_BYTES32, obj, packValueRefused, s, type Disagreements, type IndexerWalk } from "./context.js";
 
 /** Anchor routes read at once. */
 const ANCHOR_GETS_IN_FLIGHT = 8;
@@ -21,6 +24,23 @@ interface AnchorExpectation {
   optional?: boolean;
   /** Where the pack states the digest, when it is the pack's text rather than a digest the verifier computed. */
   statedAt?: string;
+}
+
+/**
+ * Where the pack states a digest that keys no read (not a bytes32), and how it is written there: the
+ * commitment's `$.benchmark.commit_root`, a receipt's first winner or rank row stating it; null for a digest
+ * the verifier computed (the pack's: always a bytes32).
+ */
+function statedDigest(walk: IndexerWalk, c: AnchorExpectation): { path: string; value: string } | null {
+  const { benchmark, winners, rank_derivation } = walk.view;
+  if (c.kind === "commitment") return { path: "$.benchmark.commit_root", value: benchmark.commit_root };
+  if (c.kind !== "receipt") return null;
+  const stating = [...winners, ...rank_derivation.rows].find(
+    (x) => x.receipt_hash.toLowerCase() === c.digest,
+  );
+  return stating === undefined
+    ? null
+    : { path: appendPath(stating.path, "receipt_hash"), value: stating.receipt_hash };
 }
 
 /** The anchors the pack names, as the indexer must serve them. */
@@ -69,6 +89,13 @@ export async function anchorAgreement(walk: IndexerWalk, found: Disagreements): 
 }
 
 async function checkAnchor(walk: IndexerWalk, c: AnchorExpectation, found: Disagreements): Promise<void> {
+  // a digest of the pack that is not a bytes32 keys no route (probe36 B-F3: `GET /anchors/0` and `GET
+  // /anchors/` blamed the --indexer URL): not asked, the fact fails naming where the pack states it
+  if (bytes32(c.digest) === null) {
+    const stated = statedDigest(walk, c) ?? { path: `the ${c.kind} digest`, value: c.digest };
+    found.unkeyed(stated.path, stated.value, A_BYTES32, `GET /anchors/:digest (its ${c.kind} anchor)`);
+    return;
+  }
   const route = `/anchors/${c.digest}`;
   let r;
   try {

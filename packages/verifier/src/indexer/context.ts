@@ -131,6 +131,8 @@ export class Disagreements {
   readonly reasons: string[] = [];
   /** Why a part of the check could not be observed (one reason each, naming the route). */
   readonly unobserved: string[] = [];
+  /** Why values of the pack keyed no read (one reason each, naming the JSON path): {@link Disagreements.unkeyed}. */
+  readonly unkeyedValues: string[] = [];
 
   /** Record that `route`'s `field` is `got` where `want` was expected. */
   cmp(
@@ -158,7 +160,31 @@ export class Disagreements {
   unobservable(reason: string): void {
     this.unobserved.push(printable(reason, MAX_REASON_CHARS));
   }
+
+  /**
+   * Record that the pack's `value` at `path` is not `what` (an address, a bytes32), so the read it would key
+   * (`read`: a route, a `creditOf` call) was not made: a pack's value reaches an indexer URL or an RPC call
+   * only in the form the route or the call takes (probe36 B-F3: `withdrawal_address` `"0x"` was sent to
+   * `creditOf` and blamed the RPC, exit 3; `receipt_hash` `"0"` and `commit_root` `""` built `GET
+   * /anchors/0` and `GET /anchors/`, and blamed the `--indexer` URL, exit 2; offline and with `--rpc` alone
+   * such a pack exits 1). `indexer_agreement` then fails naming the path, whatever the indexer's head: the
+   * value is the pack's, not what the indexer has yet to read.
+   */
+  unkeyed(path: string, value: string, what: string, read: string): void {
+    this.unkeyedValues.push(
+      printable(
+        `${path} ${shownValue(value, MAX_QUOTED_VALUE_CHARS)} is not ${what}: ${read} not read`,
+        MAX_REASON_CHARS,
+      ),
+    );
+  }
 }
+
+/** What an address of the pack must be to key a read (`addr` of `../onchain/context.ts`). */
+export const AN_ADDRESS = "an address (0x and 40 hex digits)";
+
+/** What a digest of the pack must be to key a read (`bytes32` of `../onchain/context.ts`). */
+export const A_BYTES32 = "a bytes32 (0x and 64 hex digits)";
 
 /** Read a field of an indexer answer as a lowercase string (numbers and bigints are decimal strings there). */
 export function s(v: Json | undefined): string | null {

@@ -14,13 +14,17 @@
  * (probe27 C-F8). An indexer that refuses the `bounty` parameter (one older than this verifier: 400
  * `invalid_parameter` naming `bounty`) leaves that part unobserved ({@link Disagreements.unobservable}:
  * `indexer_agreement` is then `unverified`, every other fact printed); any other refusal is the
- * configuration error it always was (exit 2, `indexer_refused`).
+ * configuration error it always was (exit 2, `indexer_refused`). A winner address of the pack that is not an
+ * address keys neither read (probe36 B-F3: `/awards?winner=0x` blamed the `--indexer` URL): the fact fails
+ * naming its JSON path ({@link Disagreements.unkeyed}).
  * @packageDocumentation
  */
 import { shownValue } from "../text.js";
 import { awardAgreement } from "./bounty.js";
 import { creditRecordFields, packCredits } from "./credit-records.js";
+import { addr } from "../onchain/context.js";
 import {
+  AN_ADDRESS,
   IndexerRefusedError,
   arr,
   obj,
@@ -105,6 +109,16 @@ export async function creditAgreement(walk: IndexerWalk, found: Disagreements): 
     if (want.places.length === 0) continue; // the author's remainder alone: not a winner address
     // where the pack names the address: its first place's withdrawal address
     const path = `$.winners[${want.places[0]! - 1}].withdrawal_address`;
+    // an address that is not one keys no read: neither route is asked, the fact fails naming it (probe36 B-F3)
+    if (addr(account) === null) {
+      found.unkeyed(
+        path,
+        walk.view.winners[want.places[0]! - 1]!.withdrawal_address,
+        AN_ADDRESS,
+        "GET /awards?winner=&bounty= and GET /accounts/:address/credits?bounty=",
+      );
+      continue;
+    }
     const awardsRoute = `/awards?winner=${account}&bounty=${id}`;
     const history = `${account}'s award history`;
     const award = await keyedItem(walk, awardsRoute, "items", id, found, history);

@@ -20,12 +20,13 @@
 import { capReasons, fact, factFrom, type Fact } from "../facts.js";
 import type { OfflineDerived } from "../offline/index.js";
 import type { ChainCredits, ChainObservation } from "../onchain/index.js";
-import { ContractAnswerError } from "../onchain/context.js";
+import { ContractAnswerError, addr } from "../onchain/context.js";
 import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { anchorAgreement, expectedAnchors } from "./anchors.js";
 import { bountyAgreement } from "./bounty.js";
 import {
+  AN_ADDRESS,
   Disagreements,
   indexerGetter,
   indexerTarget,
@@ -61,7 +62,10 @@ export const INDEXER_STEPS: readonly IndexerStep[] = [bountyAgreement, creditAgr
  * @returns `indexer_agreement`: `failed` with one reason per disagreement (and any part not observed),
  *   `unverified` when its head (`GET /status`) is below the award or the pack's anchor and something
  *   disagrees (the first reason names the head and the block), `unverified` when nothing disagrees but a part could not be observed (an indexer that refuses a keyed
- *   read's `bounty` parameter), else `verified`
+ *   read's `bounty` parameter), else `verified`; `failed` whatever the head when a value of the pack keys no
+ *   read (a winner's `withdrawal_address` or the author that is not an address, a `commit_root` or
+ *   `receipt_hash` that is not a bytes32: {@link Disagreements.unkeyed}, probe36 B-F3), the first reasons
+ *   naming their JSON paths
  * @throws VerifierNetworkError when the indexer cannot be reached, answers neither 200 nor 404, or answers more than the limit,
  *   or (with the chain) the RPC cannot be read for a winner record's `claimTx` receipt
  * @throws VerifierInputError `indexer_refused` when the URL is not the indexer's API or the indexer refuses a query
@@ -94,20 +98,18 @@ export async function verifyIndexer(
     notTheIndexer: (route, why) => notTheIndexer(base, route, why),
     claims,
   };
+  const found = new Disagreements();
   // the chain's credits at its latest block, then the indexer's head (claims.ts: that order, then the answers)
-  let creditsUnread: string | null = null;
   if (chain?.readCredits !== undefined && chain.awarded !== null)
     try {
-      claims.credits = await readChainCredits(walk, chain.readCredits);
+      claims.credits = await readChainCredits(walk, chain.readCredits, found);
     } catch (e) {
       if (!(e instanceof ContractAnswerError)) throw e;
-      creditsUnread = `${e.call} ${e.answer}: the indexer's claims were not compared with the chain`;
+      found.unobservable(`${e.call} ${e.answer}: the indexer's claims were not compared with the chain`);
     }
   // the indexer's head, read before its answers (they are at that block or later): below the award, its
   // disagreements are what it has not read yet (probe29 C-F7)
   const head = (claims.head = await readIndexerHead(walk));
-  const found = new Disagreements();
-  if (creditsUnread !== null) found.unobservable(creditsUnread);
   for (const step of INDEXER_STEPS) {
     const decided = await step(walk, found);
     if (decided !== undefined)
@@ -123,8 +125,12 @@ export async function verifyIndexer(
   const against = chain ? " (pack and chain)" : " (pack only: no --rpc)";
   const disagreements = [...new Set(found.reasons)];
   const unobserved = [...new Set(found.unobserved)];
+  const unkeyed = [...new Set(found.unkeyedValues)];
   const behind =
     disagreements.length > 0 ? behindThePack(walk, head, [...disagreements, ...unobserved]) : null;
+  // a value of the pack that keyed no read fails the fact whatever the indexer's head (probe36 B-F3)
+  if (unkeyed.length > 0)
+    return factFrom([...unkeyed, ...(behind?.reasons ?? [...disagreements, ...unobserved])], "");
   if (behind !== null) return behind;
   // a disagreement fails the fact; the parts not observed are listed after the disagreements
   if (disagreements.length > 0) return factFrom([...disagreements, ...unobserved], "");
@@ -146,10 +152,25 @@ export function indexerNotObserved(): Fact {
   return fact("not-observed", "no --indexer: the indexer was not read");
 }
 
-/** creditOf of every account the pack credits (winner accounts, the author's remainder), one read per account. */
+/**
+ * creditOf of every account the pack credits (winner accounts, the author's remainder), one read per account
+ * that is an address: one that is not is never put into the call (probe36 B-F3: `creditOf(1, 0x)` was exit 3,
+ * "cannot read rpc"). A winner's is recorded by the credit step (credits.ts), the author's here.
+ */
 async function readChainCredits(
   walk: IndexerWalk,
   read: NonNullable<ChainObservation["readCredits"]>,
+  found: Disagreements,
 ): Promise<ChainCredits> {
-  return read([...packCredits(walk.view).keys()]);
+  const accounts: string[] = [];
+  for (const [account, credit] of packCredits(walk.view))
+    if (addr(account) !== null) accounts.push(account);
+    else if (credit.places.length === 0)
+      found.unkeyed(
+        "$.benchmark.author",
+        walk.view.benchmark.author,
+        AN_ADDRESS,
+        `creditOf(${walk.view.benchmark.bounty_id}, author)`,
+      );
+  return read(accounts);
 }

@@ -1,6 +1,8 @@
 /**
  * The limits of what the verifier reads (the longest string value or key): refused as bad input
- * naming the JSON path, exit code 2.
+ * naming the JSON path, exit code 2. Lengths are UTF-16 code units (JavaScript's `length`, as the
+ * platform's `PACK_LIMITS` counts them): an emoji outside the BMP is two, and every message says so
+ * (probe36 B-N1: 200 emoji were "a string of 400 characters").
  * @packageDocumentation
  */
 import { appendPath, isJsonFloat, isJsonObject, PACK_LIMITS, type JsonValue } from "@bench-bounty/evidence";
@@ -19,7 +21,8 @@ export interface InputLimits {
 export const DEFAULT_MAX_STRING_LENGTH = PACK_LIMITS.maxStringLength;
 
 /**
- * Refuse strings (values and keys) longer than the limit, naming the path.
+ * Refuse strings (values and keys) longer than the limit (UTF-16 code units), naming the path and the
+ * length in UTF-16 code units.
  * Iterative: depth is already bounded by the parser.
  * @throws VerifierInputError `too_large`
  */
@@ -34,7 +37,11 @@ export function checkLimits(root: JsonValue, limits: InputLimits, rootPath = "$"
     const { v, path } = stack.pop() as { v: JsonValue; path: string | (() => string) };
     if (typeof v === "string") {
       if (v.length > max)
-        bad("too_large", resolve(path), `string of ${v.length} characters exceeds the limit of ${max}`);
+        bad(
+          "too_large",
+          resolve(path),
+          `string of ${v.length} UTF-16 code units exceeds the limit of ${max}`,
+        );
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const item = v[i] as JsonValue;
@@ -46,7 +53,11 @@ export function checkLimits(root: JsonValue, limits: InputLimits, rootPath = "$"
     } else if (isJsonObject(v)) {
       for (const k of Object.keys(v)) {
         if (k.length > max)
-          bad("too_large", resolve(path), `a key of ${k.length} characters exceeds the limit of ${max}`);
+          bad(
+            "too_large",
+            resolve(path),
+            `a key of ${k.length} UTF-16 code units exceeds the limit of ${max}`,
+          );
         const item = v[k] as JsonValue;
         if (typeof item === "object" && item !== null && !isJsonFloat(item))
           stack.push({ v: item, path: () => appendPath(resolve(path), k) });
@@ -58,7 +69,7 @@ export function checkLimits(root: JsonValue, limits: InputLimits, rootPath = "$"
 }
 
 /**
- * True when no string or key under `root` is longer than `max` characters (no paths kept).
+ * True when no string or key under `root` is longer than `max` UTF-16 code units (no paths kept).
  * Keys are read with `for...in` (no key array per object: parsed objects are plain, with
  * no enumerable inherited keys), and only containers are pushed.
  */
