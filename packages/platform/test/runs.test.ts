@@ -202,6 +202,24 @@ describe("start / submit / finalize", () => {
     expect((await platform.runAnswers(run)).size).toBe(1);
   });
 
+  // probe36 A-F8: the empty_answer check (a White_Space trim) scanned an over-long answer before its bound
+  it("an over-long answer is refused by its bound before its text is scanned (probe36 A-F8)", async () => {
+    const { platform, slug } = await setup({ n: 4 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const e = await rejection(
+      platform.submit(run, [{ ordinal: 0, answer_text: " ".repeat(MAX_ANSWER_LENGTH + 1) }]),
+    );
+    expect(e.details.errors).toEqual([
+      expect.objectContaining({
+        index: 0,
+        code: "answer_too_long",
+        path: "$.answers[0].answer_text",
+        max_answer_length: MAX_ANSWER_LENGTH,
+      }),
+    ]);
+    expect((await platform.runAnswers(run)).size).toBe(0);
+  });
+
   it("submit upserts are idempotent per ordinal", async () => {
     const { platform, slug } = await setup({ n: 4 });
     const run = (await platform.startRun(slug, "alice")).run.id;

@@ -94,9 +94,7 @@ function answerIssue(
     return issue("ordinal", "duplicate_ordinal", `ordinal ${ordinal} appears twice in this batch`);
   if (typeof answer_text !== "string")
     return issue("answer_text", "not_a_string", "answer_text must be a string");
-  if (trimWhiteSpace(answer_text) === "") return issue("answer_text", "empty_answer", "answer_text is empty");
-  const bad = textProblem(answer_text);
-  if (bad !== null) return issue("answer_text", bad, `answer_text ${TEXT_PROBLEM_TEXT[bad]}`);
+  // the bounds first (probe36 A-F8): an over-long answer is refused before any scan of its text
   if (answer_text.length > MAX_ANSWER_LENGTH)
     return issue(
       "answer_text",
@@ -108,6 +106,8 @@ function answerIssue(
         answer_length: answer_text.length,
       },
     );
+  const bad = textProblem(answer_text);
+  if (bad !== null) return issue("answer_text", bad, `answer_text ${TEXT_PROBLEM_TEXT[bad]}`);
   const bytes = answerPackBytes(answer_text);
   if (bytes > maxBytes)
     return issue(
@@ -116,6 +116,7 @@ function answerIssue(
       `answer_text takes ${bytes} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
       { limit: "max_answer_bytes", max_answer_bytes: maxBytes, answer_bytes: bytes },
     );
+  if (trimWhiteSpace(answer_text) === "") return issue("answer_text", "empty_answer", "answer_text is empty");
   // the one answer rule of the Unicode baseline (probe34 B-F1): norm() of a code point newer than it
   // depends on each verifier's Unicode tables, so the award could not be regraded alike by everyone
   const beyond = firstBeyondBaseline(answer_text);
