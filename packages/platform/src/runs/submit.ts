@@ -2,12 +2,16 @@
  * Submitting answers (seed "Compete on Benchmarks", step 5): `[{ordinal, answer_text}]`, idempotent
  * upserts per ordinal; the whole batch is refused (`invalid_answers`, one entry per bad item in
  * `details.errors`) when an ordinal is unknown (stale ordinals of an earlier attempt included), an
- * answer is empty or not a string, or holds a code point not assigned in Unicode 14.0.0 (probe34 B-F1);
+ * answer is empty or not a string, or holds a code point not assigned in Unicode 14.0.0 (probe34 B-F1) or a
+ * run of more than 30 combining characters (probe36 A-F9);
  * the stored-answer quotas bound what accounts keep.
  */
 import {
   beyondBaselineText,
   firstBeyondBaseline,
+  firstLongNonStarterRun,
+  MAX_NON_STARTER_RUN,
+  nonStarterRunText,
   NORM_UNICODE_BASELINE,
   trimWhiteSpace,
 } from "@bench-bounty/evidence";
@@ -126,6 +130,15 @@ function answerIssue(
       offset: beyond.offset,
       unicode_version: NORM_UNICODE_BASELINE,
     });
+  // UAX #15 Stream-Safe Text Format (probe36 A-F9): NFKC (norm, at finalize and in every regrade) sorts a
+  // run of combining marks in time quadratic in its length
+  const long = firstLongNonStarterRun(answer_text);
+  if (long !== null)
+    return issue("answer_text", "combining_run_too_long", `answer_text ${nonStarterRunText(long)}`, {
+      offset: long.offset,
+      limit: "max_non_starter_run",
+      max_non_starter_run: MAX_NON_STARTER_RUN,
+    });
   seen.add(ordinal);
   return null;
 }
@@ -170,7 +183,10 @@ function assertTakesAnswers(
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `nul_character`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
  *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts), `unassigned_code_point` (a code point not
  *   assigned in Unicode 14.0.0, evidence `NORM_UNICODE_BASELINE`: with `code_point` `"U+XXXX"`, `offset` in
- *   UTF-16 code units and `unicode_version`)) and `details.valid_ordinals`
+ *   UTF-16 code units and `unicode_version`), `combining_run_too_long` (a run of more than
+ *   `MAX_NON_STARTER_RUN` (30) non-starters, UAX #15 Stream-Safe Text Format, evidence
+ *   `firstLongNonStarterRun`: with `offset` of the run in UTF-16 code units, `limit: "max_non_starter_run"`
+ *   and `max_non_starter_run`)) and `details.valid_ordinals`
  */
 export async function submitAnswers(
   ctx: PlatformContext,
