@@ -191,6 +191,90 @@ def _trim_ws(s: str) -> str:
     return s[i:j]
 
 
+# UAX #15 section 13, the Stream-Safe Text Format (probe36 A-F9): NFKC sorts a run of non-starters
+# (canonical combining class != 0, as NFKD decomposes the text) in time quadratic in its length, here as
+# in the verifier; a text with a run of more than 30 is not graded (the platform refuses it at submit and
+# publish). The same counts as evidence's firstLongNonStarterRun: a code point not assigned in this
+# unicodedata counts as one non-starter.
+MAX_NON_STARTER_RUN = 30
+_NON_STARTER_KIND: dict[str, tuple[int, bool]] = {}
+
+
+def _non_starter_kind(ch: str) -> tuple[int, bool]:
+    """(n, True) when NFKD(ch) is n non-starters (or ch is unassigned: (1, True)); else (n, False) with n
+    the non-starters ending NFKD(ch)."""
+    k = _NON_STARTER_KIND.get(ch)
+    if k is None:
+        if unicodedata.category(ch) == "Cn":
+            k = (1, True)
+        else:
+            ccc = [unicodedata.combining(c) for c in unicodedata.normalize("NFKD", ch)]
+            trail = 0
+            while trail < len(ccc) and ccc[len(ccc) - 1 - trail] != 0:
+                trail += 1
+            k = (trail, trail == len(ccc))
+        _NON_STARTER_KIND[ch] = k
+    return k
+
+
+def long_non_starter_run(s: str) -> int | None:
+    """The UTF-16 offset of the code point starting the first run of more than MAX_NON_STARTER_RUN
+    non-starters of s, or None."""
+    count = start = off = 0
+    for ch in s:
+        cp = ord(ch)
+        if cp >= 0xA8:
+            n, whole = _non_starter_kind(ch)
+            if whole:
+                if count == 0:
+                    start = off
+                count += n
+                if count > MAX_NON_STARTER_RUN:
+                    return start
+            else:
+                count, start = n, off
+        else:
+            count, start = 0, off
+        off += 2 if cp > 0xFFFF else 1
+    return None
+
+
+def gold_norm_texts(grader: str, gold, path: str) -> list[tuple[str, str]]:
+    """[(path, text)] of the gold strings norm reads (evidence goldNormTexts)."""
+    out = []
+    if not isinstance(gold, dict):
+        return out
+    if grader == "exact":
+        if isinstance(gold.get("value"), str):
+            out.append((f"{path}.value", gold["value"]))
+        alts = gold.get("alternatives")
+        for i, v in enumerate(alts if isinstance(alts, list) else []):
+            if isinstance(v, str):
+                out.append((f"{path}.alternatives[{i}]", v))
+    elif grader == "contains_all":
+        terms = gold.get("terms")
+        for i, v in enumerate(terms if isinstance(terms, list) else []):
+            if isinstance(v, str):
+                out.append((f"{path}.terms[{i}]", v))
+    elif grader == "json_fields" and isinstance(gold.get("fields"), dict):
+        for name, v in gold["fields"].items():
+            if isinstance(v, str):
+                out.append((f"{path}.fields.{name}", v))
+    return out
+
+
+def long_run_problem(texts: list[tuple[str, str]]) -> str | None:
+    """The problem of the first of texts holding a run of more than MAX_NON_STARTER_RUN non-starters."""
+    for path, text in texts:
+        at = long_non_starter_run(text)
+        if at is not None:
+            return (
+                f"{path} holds a run of more than {MAX_NON_STARTER_RUN} combining characters (non-starters, "
+                f"UAX #15 Stream-Safe Text Format) starting at UTF-16 offset {at}: not graded"
+            )
+    return None
+
+
 _NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$")
 
 
@@ -1168,7 +1252,7 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
     has_private = any(r["visibility"] == "private" for r in ts)
     rows_by_run = {r["run_id"]: r for r in rd["rows"]}
     graded = 0
-    for w in winners:
+    for wi, w in enumerate(winners):
         rec = w["receipt"]
         who = f"winner {w['place']}"
         rh = hx(keccak256(canonical(rec)))
@@ -1177,11 +1261,14 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         problems += receipt_binding_problems(who, rec, w, b, ts, prompt_hashes)
         tasks = rec["tasks"]
         answers: dict[int, dict] = {}
-        for a in w["answers"]:  # SPEC 4: one revealed answer per answered task of the receipt
+        answer_at: dict[int, int] = {}
+        for j, a in enumerate(w["answers"]):  # SPEC 4: one revealed answer per answered task of the receipt
             if a["ordinal"] in answers or not 0 <= a["ordinal"] < len(tasks):
                 problems.append(f"{who}: answer for task {a['ordinal']} is a second one or names no task of its receipt")
             answers.setdefault(a["ordinal"], a)
+            answer_at.setdefault(a["ordinal"], j)
         credits: dict[int, Fraction] = {}
+        ungraded = False
         for t in tasks:
             if t["bank_ordinal"] >= len(ts):  # named by receipt_binding_problems
                 credits[t["ordinal"]] = Fraction(0)
@@ -1196,8 +1283,20 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             digest = hx(keccak256(a["answer_text"].encode("utf-8") + bytes.fromhex(w["answer_salt"])))
             if digest != t["answer_digest"] or a["bank_ordinal"] != t["bank_ordinal"]:
                 problems.append(f"{who}: answer {t['ordinal']} does not match its digest")
+            # never NFKC a long run of combining marks (probe36 A-F9): the task is not graded
+            long = long_run_problem(
+                [(f"$.winners[{wi}].answers[{answer_at[t['ordinal']]}].answer_text", a["answer_text"])]
+                + gold_norm_texts(bank["grader_type"], bank["gold"], f"$.test_set[{t['bank_ordinal']}].gold")
+            )
+            if long is not None:
+                problems.append(f"{who}: {long}")
+                ungraded = True
+                continue
             credits[t["ordinal"]] = grade(bank["grader_type"], bank["gold"], a["answer_text"])
             graded += 1
+        if ungraded:
+            problems.append(f"{who}: rank_accuracy cannot be recomputed (see the problems above)")
+            continue
         ranked = [t for t in tasks if t["visibility"] == ("private" if has_private else "public")]
         public = [t for t in tasks if t["visibility"] == "public"]
         if not ranked:  # SPEC 6: the accuracy is over the run's private tasks when the bank has any

@@ -601,6 +601,33 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     );
   });
 
+  // probe36 A-F9: NFKC sorts a run of combining marks in time quadratic in its length (Python's as V8's):
+  // a pack revealing 40,000 alternating marks held each regrade for seconds. Neither grades such text: the
+  // verifier's regrade fact fails and check_pack's regrade check fails (exit 1), both naming the answer
+  it("a winner's answer with a run of more than 30 combining marks is not graded, here as in the verifier (probe36 A-F9)", async () => {
+    let where = "";
+    const file = mutated("combining-run", (p) => {
+      const j = (p.winners[0].answers as Pack[]).findIndex(
+        (a) => p.test_set[a.bank_ordinal].grader_type !== "numeric",
+      );
+      p.winners[0].answers[j].answer_text = `a${"\u0301\u0316".repeat(20000)}`;
+      where = `$.winners[0].answers[${j}].answer_text`;
+    });
+    const t0 = performance.now();
+    const report = await verifyPack({ source: readFileSync(file), policy: "offline" });
+    expect(report.facts.regrade.state).toBe("failed");
+    expect(report.facts.regrade.reasons.join("\n")).toContain(
+      `${where}: holds a run of more than 30 combining characters (non-starters, UAX #15 Stream-Safe Text Format; Unicode 14.0.0) starting at UTF-16 offset 1`,
+    );
+    const r = await check([file]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(
+      `${where} holds a run of more than 30 combining characters (non-starters, UAX #15 Stream-Safe Text Format) starting at UTF-16 offset 1: not graded`,
+    );
+    expect(performance.now() - t0).toBeLessThan(4000);
+  });
+
   it("prints every line as one line (an agent id with a newline and an escape)", async () => {
     const file = mutated("agent-id", (p) => {
       p.rank_derivation.rows[0].agent_id = "vec\nok   forged\u001b[2J";

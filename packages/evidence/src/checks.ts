@@ -8,7 +8,14 @@
 import { promptHash, type TestSetRow } from "./commitment.js";
 import { EvidenceError, appendPath } from "./errors.js";
 import { Fraction } from "./fraction.js";
-import { gradePrepared, prepareGold, type PreparedGold } from "./graders.js";
+import {
+  firstLongNonStarterRun,
+  goldNormTexts,
+  gradePrepared,
+  nonStarterRunText,
+  prepareGold,
+  type PreparedGold,
+} from "./graders.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
 import { rankOrder, selectWinners } from "./ranking.js";
 import { matchAnswers, receiptHash, type Problem, type Receipt, type RevealedAnswer } from "./receipts.js";
@@ -32,7 +39,9 @@ function toProblem(e: unknown, fallbackPath: string): Problem {
 export type PreparedTestSet = (PreparedGold | Problem)[];
 
 /**
- * Validate and prepare every row's gold (SPEC 5) once, for many regrades.
+ * Validate and prepare every row's gold (SPEC 5) once, for many regrades. A row whose gold holds a string
+ * `norm` reads with a run of more than `MAX_NON_STARTER_RUN` non-starters is the problem
+ * `combining_run_too_long` naming the string's path, never normalised (probe36 A-F9).
  * @param path JSON path of the test set (default `$.test_set`)
  */
 export function prepareTestSetGold(
@@ -40,6 +49,11 @@ export function prepareTestSetGold(
   path = "$.test_set",
 ): PreparedTestSet {
   return testSet.map((row, i) => {
+    // a gold string NFKC would sort a long run of combining marks in: never normalised (probe36 A-F9)
+    const long = longRunProblem(
+      goldNormTexts(row.grader_type, row.gold, appendPath(appendPath(path, i), "gold")),
+    );
+    if (long !== null) return long;
     try {
       // the row's path is only part of an error: prepared without it, and prepared again
       // with it (same gold, same error) when the gold is malformed
@@ -54,6 +68,23 @@ export function prepareTestSetGold(
       }
     }
   });
+}
+
+/**
+ * The problem `combining_run_too_long` of the first of `texts` holding a run of more than
+ * `MAX_NON_STARTER_RUN` non-starters (`firstLongNonStarterRun`, probe36 A-F9), or null.
+ */
+function longRunProblem(texts: readonly { path: string; text: string }[]): Problem | null {
+  for (const t of texts) {
+    const r = firstLongNonStarterRun(t.text);
+    if (r !== null)
+      return {
+        code: "combining_run_too_long",
+        path: t.path,
+        message: `${nonStarterRunText(r)}; not graded`,
+      };
+  }
+  return null;
 }
 
 function isProblem(v: PreparedGold | Problem | undefined): v is Problem {
@@ -99,7 +130,10 @@ export interface RegradeOptions {
  * Regrade one run from the revealed gold (SPEC 4-6): match the revealed
  * answers to the receipt (digests, `bank_ordinal`, `prompt_hash`,
  * `visibility`, `commit_root`), grade every task (an unanswered task scores
- * 0), and compute `rank_accuracy` and `score_public`.
+ * 0), and compute `rank_accuracy` and `score_public`. A revealed answer (or a gold string `norm` reads)
+ * holding a run of more than `MAX_NON_STARTER_RUN` non-starters is not graded: a problem
+ * `combining_run_too_long` at its path, the task's credit null, so no `rank_accuracy` (probe36 A-F9:
+ * NFKC of such a run takes time quadratic in it).
  */
 export function regradeRun(
   testSet: readonly TestSetRow[],
@@ -137,6 +171,17 @@ export function* regradeRunSteps(
       p.path.startsWith("$.answer_salt") ? { ...p, path: `${base}.answer_salt` } : p,
     ),
   ];
+  // revealed answers NFKC would sort a long run of combining marks in are not graded (probe36 A-F9): the
+  // task is a problem, so no regrade holds the process for a time quadratic in the run
+  const unsafe = new Set<number>();
+  if (Array.isArray(answers))
+    answers.forEach((a, j) => {
+      if (typeof a?.answer_text !== "string") return;
+      const long = longRunProblem([{ path: `${base}.answers[${j}].answer_text`, text: a.answer_text }]);
+      if (long === null) return;
+      problems.push(long);
+      unsafe.add(a.ordinal);
+    });
   // the receipt's tasks with their matched answers (as checkAnswersAgainstReceipt lists them)
   const receiptTasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
   const tasks: RegradedTask[] = [];
@@ -149,6 +194,8 @@ export function* regradeRunSteps(
       // out-of-range bank ordinal: already reported by the answer check
     } else if (isProblem(gold)) {
       problems.push(gold);
+    } else if (unsafe.has(i)) {
+      // named above
     } else {
       try {
         credit = gradePrepared(gold, answerText);

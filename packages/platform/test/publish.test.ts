@@ -734,6 +734,31 @@ describe("a gold string norm reads holding a code point beyond Unicode 14.0.0 is
   });
 });
 
+// probe36 A-F9: NFKC sorts a run of combining marks in time quadratic in its length (UAX #15 Stream-Safe
+// Text Format: at most 30 non-starters in a row)
+describe("a gold string norm reads holding a run of more than 30 combining marks is refused (probe36 A-F9)", () => {
+  it("names the row, the field, the path and the limit; nothing published; 30 in a row publishes", async () => {
+    const platform = await openTemp();
+    const run = (n: number) => `a${"\u0301\u0316".repeat(n / 2)}`;
+    const e = await rejection(
+      publishRows(
+        platform,
+        [r(["x", `y${run(40000)}`], undefined, 0)],
+        { grader_type: "contains_all" },
+        "m0",
+      ),
+    );
+    expect(e).toMatchObject({ code: "invalid_gold", details: { row_index: 0, field: "label" } });
+    expect(e.message).toContain("gold: row 0, field label: gold refused by the grader rules: $.terms[1]: ");
+    expect(e.message).toMatch(
+      /holds a run of more than 30 combining characters .* starting at UTF-16 offset 2/,
+    );
+    expect(await platform.listBenchmarks()).toEqual([]);
+    const ok = await publishRows(platform, [r(run(30))], {}, "ok");
+    expect(ok.status).toBe("published");
+  });
+});
+
 // probe28 A-F2: a 100,000-row upload's insert held SQLite `serve`'s event loop 2.1-2.6 s: the chunks'
 // awaits on better-sqlite3 resolve without a macrotask turn. Asserted by order, never by time.
 describe("a dataset upload's row insert yields to the event loop between chunks (probe28 A-F2)", () => {

@@ -202,6 +202,57 @@ describe("start / submit / finalize", () => {
     expect((await platform.runAnswers(run)).size).toBe(1);
   });
 
+  // probe36 A-F8: the empty_answer check (a White_Space trim) scanned an over-long answer before its bound
+  it("an over-long answer is refused by its bound before its text is scanned (probe36 A-F8)", async () => {
+    const { platform, slug } = await setup({ n: 4 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const e = await rejection(
+      platform.submit(run, [{ ordinal: 0, answer_text: " ".repeat(MAX_ANSWER_LENGTH + 1) }]),
+    );
+    expect(e.details.errors).toEqual([
+      expect.objectContaining({
+        index: 0,
+        code: "answer_too_long",
+        path: "$.answers[0].answer_text",
+        max_answer_length: MAX_ANSWER_LENGTH,
+      }),
+    ]);
+    expect((await platform.runAnswers(run)).size).toBe(0);
+  });
+
+  // probe36 A-F9: 50,000 alternating combining marks were accepted and NFKC at finalize held the event
+  // loop for seconds (quadratic canonical reordering)
+  it("an answer with a run of more than 30 combining marks is refused naming it, nothing stored (probe36 A-F9)", async () => {
+    const { platform, slug } = await setup({ n: 4 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const ok = `caf\u00e9 a${"\u0301\u0316".repeat(15)}`; // 30 in a row: accepted
+    const e = await rejection(
+      platform.submit(run, [
+        { ordinal: 0, answer_text: ok },
+        { ordinal: 1, answer_text: `xa${"\u0301\u0316".repeat(25000)}` },
+      ]),
+    );
+    expect(e.code).toBe("invalid_answers");
+    expect(e.message).toMatch(
+      /^answers\[1\]: answer_text holds a run of more than 30 combining characters \(non-starters, UAX #15 Stream-Safe Text Format; Unicode 14\.0\.0\) starting at UTF-16 offset 2/,
+    );
+    expect(e.details.errors).toEqual([
+      expect.objectContaining({
+        index: 1,
+        ordinal: 1,
+        code: "combining_run_too_long",
+        field: "answer_text",
+        path: "$.answers[1].answer_text",
+        offset: 2,
+        limit: "max_non_starter_run",
+        max_non_starter_run: 30,
+      }),
+    ]);
+    expect((await platform.runAnswers(run)).size).toBe(0);
+    await platform.submit(run, [{ ordinal: 0, answer_text: ok }]);
+    expect((await platform.runAnswers(run)).size).toBe(1);
+  });
+
   it("submit upserts are idempotent per ordinal", async () => {
     const { platform, slug } = await setup({ n: 4 });
     const run = (await platform.startRun(slug, "alice")).run.id;

@@ -16,6 +16,7 @@ import {
 import { GRADER_TYPE_NAMES, isGraderType } from "./names.js";
 import { norm, NUMERIC_ANSWER_RE } from "./norm.js";
 import { beyondBaselineText, firstBeyondBaseline } from "./unicode-baseline.js";
+import { firstLongNonStarterRun, nonStarterRunText } from "./stream-safe.js";
 
 function bad(path: string, message: string): never {
   throw new EvidenceError("malformed_gold", path, message);
@@ -249,18 +250,23 @@ export function goldNormTexts(
  * tolerance have at most {@link NUMERIC_GOLD_MAX_FRAC_DIGITS} fractional digits each, as written, and no
  * string `norm` reads ({@link goldNormTexts}) holding a code point not assigned in Unicode
  * `NORM_UNICODE_BASELINE` (14.0.0: its `norm` depends on the Unicode version of each verifier's tables;
- * probe34 B-F1) (publish rules, not SPEC 5 ones: `prepareGold`, which grades and verifies packs, accepts
+ * probe34 B-F1) or a run of more than `MAX_NON_STARTER_RUN` non-starters (`firstLongNonStarterRun`: NFKC
+ * sorts it in quadratic time; probe36 A-F9) (publish rules, not SPEC 5 ones: `prepareGold`, which grades and verifies packs, accepts
  * more).
  * @throws EvidenceError `malformed_gold` / `unknown_grader` naming the path (`$.tolerance` when the
  *   tolerance alone is over a bound, else `$.value`; the string's path, e.g. `$.alternatives[1]`, for a
- *   code point beyond the baseline, the message naming it as `U+XXXX`)
+ *   code point beyond the baseline, the message naming it as `U+XXXX`; for a long run of non-starters, the
+ *   message naming its offset and the limit)
  */
 export function validateGold(graderType: string, gold: unknown, path = "$"): void {
-  const g = prepareGold(graderType, gold, path);
+  // the strings' input rules first: prepareGold normalises them (NFKC), quadratic in a long run of marks
   for (const t of goldNormTexts(graderType, gold, path)) {
     const beyond = firstBeyondBaseline(t.text);
     if (beyond !== null) bad(t.path, `the gold string ${beyondBaselineText(beyond)}`);
+    const long = firstLongNonStarterRun(t.text);
+    if (long !== null) bad(t.path, `the gold string ${nonStarterRunText(long)}`);
   }
+  const g = prepareGold(graderType, gold, path);
   if (g.kind === "numeric")
     for (const [field, d] of [
       ["value", g.value],

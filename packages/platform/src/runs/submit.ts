@@ -2,12 +2,16 @@
  * Submitting answers (seed "Compete on Benchmarks", step 5): `[{ordinal, answer_text}]`, idempotent
  * upserts per ordinal; the whole batch is refused (`invalid_answers`, one entry per bad item in
  * `details.errors`) when an ordinal is unknown (stale ordinals of an earlier attempt included), an
- * answer is empty or not a string, or holds a code point not assigned in Unicode 14.0.0 (probe34 B-F1);
+ * answer is empty or not a string, or holds a code point not assigned in Unicode 14.0.0 (probe34 B-F1) or a
+ * run of more than 30 combining characters (probe36 A-F9);
  * the stored-answer quotas bound what accounts keep.
  */
 import {
   beyondBaselineText,
   firstBeyondBaseline,
+  firstLongNonStarterRun,
+  MAX_NON_STARTER_RUN,
+  nonStarterRunText,
   NORM_UNICODE_BASELINE,
   trimWhiteSpace,
 } from "@bench-bounty/evidence";
@@ -94,9 +98,7 @@ function answerIssue(
     return issue("ordinal", "duplicate_ordinal", `ordinal ${ordinal} appears twice in this batch`);
   if (typeof answer_text !== "string")
     return issue("answer_text", "not_a_string", "answer_text must be a string");
-  if (trimWhiteSpace(answer_text) === "") return issue("answer_text", "empty_answer", "answer_text is empty");
-  const bad = textProblem(answer_text);
-  if (bad !== null) return issue("answer_text", bad, `answer_text ${TEXT_PROBLEM_TEXT[bad]}`);
+  // the bounds first (probe36 A-F8): an over-long answer is refused before any scan of its text
   if (answer_text.length > MAX_ANSWER_LENGTH)
     return issue(
       "answer_text",
@@ -108,6 +110,8 @@ function answerIssue(
         answer_length: answer_text.length,
       },
     );
+  const bad = textProblem(answer_text);
+  if (bad !== null) return issue("answer_text", bad, `answer_text ${TEXT_PROBLEM_TEXT[bad]}`);
   const bytes = answerPackBytes(answer_text);
   if (bytes > maxBytes)
     return issue(
@@ -116,6 +120,7 @@ function answerIssue(
       `answer_text takes ${bytes} bytes in canonical JSON (UTF-8; an escaped control character such as \\u000b counts 6), over this benchmark's max_answer_bytes of ${maxBytes}`,
       { limit: "max_answer_bytes", max_answer_bytes: maxBytes, answer_bytes: bytes },
     );
+  if (trimWhiteSpace(answer_text) === "") return issue("answer_text", "empty_answer", "answer_text is empty");
   // the one answer rule of the Unicode baseline (probe34 B-F1): norm() of a code point newer than it
   // depends on each verifier's Unicode tables, so the award could not be regraded alike by everyone
   const beyond = firstBeyondBaseline(answer_text);
@@ -124,6 +129,15 @@ function answerIssue(
       code_point: beyond.label,
       offset: beyond.offset,
       unicode_version: NORM_UNICODE_BASELINE,
+    });
+  // UAX #15 Stream-Safe Text Format (probe36 A-F9): NFKC (norm, at finalize and in every regrade) sorts a
+  // run of combining marks in time quadratic in its length
+  const long = firstLongNonStarterRun(answer_text);
+  if (long !== null)
+    return issue("answer_text", "combining_run_too_long", `answer_text ${nonStarterRunText(long)}`, {
+      offset: long.offset,
+      limit: "max_non_starter_run",
+      max_non_starter_run: MAX_NON_STARTER_RUN,
     });
   seen.add(ordinal);
   return null;
@@ -169,7 +183,10 @@ function assertTakesAnswers(
  *   `duplicate_ordinal`, `not_a_string`, `empty_answer`, `lone_surrogate`, `nul_character`, `answer_too_long` (over `MAX_ANSWER_LENGTH` characters),
  *   `answer_too_large` (over the benchmark's `max_answer_bytes`, pack-budget.ts), `unassigned_code_point` (a code point not
  *   assigned in Unicode 14.0.0, evidence `NORM_UNICODE_BASELINE`: with `code_point` `"U+XXXX"`, `offset` in
- *   UTF-16 code units and `unicode_version`)) and `details.valid_ordinals`
+ *   UTF-16 code units and `unicode_version`), `combining_run_too_long` (a run of more than
+ *   `MAX_NON_STARTER_RUN` (30) non-starters, UAX #15 Stream-Safe Text Format, evidence
+ *   `firstLongNonStarterRun`: with `offset` of the run in UTF-16 code units, `limit: "max_non_starter_run"`
+ *   and `max_non_starter_run`)) and `details.valid_ordinals`
  */
 export async function submitAnswers(
   ctx: PlatformContext,
