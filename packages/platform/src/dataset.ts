@@ -17,8 +17,11 @@ import {
   appendPath,
   shortenPath,
   canonicalHash,
+  firstLongNonStarterRun,
+  nonStarterRunText,
   valueLimitProblems,
   type Hex,
+  type NonStarterRun,
 } from "@bench-bounty/evidence";
 import { PlatformError, throwRowIssues, type RowIssue } from "./errors.js";
 import { unkeptNumberError } from "./gold.js";
@@ -257,6 +260,31 @@ const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /** The `sanitize` transformation of one string: NFC, control characters removed, trimmed. */
 export function sanitizeString(s: string): string {
   return s.normalize("NFC").replace(CONTROL_RE, "").trim();
+}
+
+/**
+ * The first string of `v` (walked in member order) holding a run of more than `MAX_NON_STARTER_RUN`
+ * combining characters (`firstLongNonStarterRun`, the submit's and publish's rule), with its field path
+ * under `field`, or null.
+ */
+function longCombiningRunIn(v: JsonValue, field: string): { field: string; run: NonStarterRun } | null {
+  if (typeof v === "string") {
+    const run = firstLongNonStarterRun(v);
+    return run === null ? null : { field, run };
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = longCombiningRunIn(v[i]!, appendPath(field, i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (isJsonObject(v))
+    for (const [k, x] of Object.entries(v)) {
+      const found = longCombiningRunIn(x, appendPath(field, k));
+      if (found !== null) return found;
+    }
+  return null;
 }
 
 function sanitizeValue(v: JsonValue): JsonValue {
@@ -568,6 +596,13 @@ function normaliseRow(
     }
   }
   if (opts.sanitize) {
+    // NFC sorts a run of combining characters in time quadratic in its length: such a string is refused
+    // before it is normalised (the dataset worker held for minutes by one cell; probe36 A-F9's class)
+    const long = longCombiningRunIn(payload, "payload") ?? longCombiningRunIn(label, "label");
+    if (long !== null) {
+      issue(long.field, "combining_run_too_long", `${long.field} ${nonStarterRunText(long.run)}`);
+      return null;
+    }
     payload = sanitizeValue(payload) as JsonObject;
     label = sanitizeValue(label);
   }

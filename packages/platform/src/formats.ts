@@ -14,7 +14,8 @@ export function datasetFormats() {
       name: `string, required: 1-${TEXT_LIMITS.name} characters (after trimming)`,
       description: `string, optional: at most ${TEXT_LIMITS.description} characters`,
       label_policy: `string, optional: how the labels were made, at most ${TEXT_LIMITS.label_policy} characters`,
-      sanitize: "boolean, optional: NFC-normalise, strip control characters and trim strings",
+      sanitize:
+        "boolean, optional: NFC-normalise, strip control characters and trim strings (a string with more than 30 combining characters in a row is refused)",
       bucket_fields:
         'object, optional: payload timestamp field -> "minute" | "hour" | "day" | "month" (floored)',
       time_bound_fields:

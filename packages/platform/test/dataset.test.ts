@@ -139,6 +139,27 @@ describe("dataset validation", () => {
     expect(v.rows[0]!.payload).toEqual({ symbol: "ETH", bar_ts: "2026-08-31T21:00:00Z" });
   });
 
+  it("sanitize refuses a string with a run of more than 30 combining characters before NFC sorts it (probe36 A-F9's class)", () => {
+    const marks = "a" + "\u0301\u0316".repeat(20_000); // NFC of it is quadratic: seconds, then minutes
+    const e = refusal(() =>
+      validateDataset({
+        name: "d",
+        sanitize: true,
+        rows: [row(), row({ payload: { ...row().payload, notes: ["ok", marks] } })],
+      }),
+    );
+    expect(e.details).toMatchObject({ row_index: 1, field: "payload.notes[1]" });
+    expect((e.details.errors as { code: string }[])[0]!.code).toBe("combining_run_too_long");
+    expect(e.message).toContain("starting at UTF-16 offset 1");
+    // 30 in a row is the Stream-Safe limit: taken and normalised
+    const v = validateDataset({
+      name: "d",
+      sanitize: true,
+      rows: [row({ payload: { ...row().payload, symbol: "E" + "\u0301".repeat(30) } })],
+    });
+    expect(v.rows[0]!.payload.symbol).toBe(("E" + "\u0301".repeat(30)).normalize("NFC"));
+  });
+
   it("refuses a bad bucket unit and a non-timestamp bucket field", () => {
     expect(
       refusal(() =>
