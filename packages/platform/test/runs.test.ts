@@ -413,7 +413,13 @@ describe("start / submit / finalize", () => {
     expect((await rejection(platform.startRun(slug, "bob"))).code).toBe("benchmark_closed");
     const f = await platform.finalize(run);
     expect(f.score_composite).toBe((await platform.getRun(run)).score_composite);
-    expect(f.receipt!.tasks.every((t) => /^\d+\/\d+$/.test(t.credit!))).toBe(true);
+    // the receipt: public credits; private ones null (receipts are served once closed; probe36 C-F2)
+    expect(
+      f.receipt!.tasks.filter((t) => t.visibility === "public").every((t) => /^\d+\/\d+$/.test(t.credit!)),
+    ).toBe(true);
+    expect(f.receipt!.tasks.filter((t) => t.visibility === "private").every((t) => t.credit === null)).toBe(
+      true,
+    );
     expect(f.rank_accuracy).toBe((await platform.getRun(run)).rank_accuracy);
     // per_task: public credits only; private ones wait for the award (probe36 C-F2)
     expect(f.per_task).toHaveLength(f.counts.public);

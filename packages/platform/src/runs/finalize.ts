@@ -398,7 +398,10 @@ function scoreRun(
       prompt_hash: g.t.prompt_hash,
       visibility: g.t.visibility,
       answer_text: g.answer,
-      credit: open ? null : g.credit,
+      // SPEC 4: null while open; a private task's stays null after the close too: receipts are served to
+      // everyone once closed, and a run finalized after the close of a benchmark never awarded (or
+      // reclaimed) would otherwise show its private labels' correctness (probe36 C-F2, c36's note)
+      credit: open || g.t.visibility === "private" ? null : g.credit,
     })),
   });
   const { text: receiptJson, hash } = receiptTextAndHash(receipt); // stored as is: serialised once
