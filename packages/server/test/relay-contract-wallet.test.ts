@@ -217,6 +217,9 @@ describe(
         /runs no code \(an EOA\), which signs with 65 bytes \(r, s, v\).*this one has 64/,
       ],
       ["empty", () => "0x", "invalid_request", "eoa_length", /this one has 0$/],
+      // d36's note: a longer form (an ERC-6492 wrapper of a wallet not deployed yet) passed to viem's check,
+      // while the contract checks an account without code by ECDSA alone: its simulation reverted, 502
+      ["66 bytes", (sig: Hex) => `${sig}00`, "invalid_request", "eoa_length", /this one has 66$/],
     ] as const)(
       "%s is refused naming $.signature and its reason, nothing sent",
       async (_, form, code, reason, says) => {

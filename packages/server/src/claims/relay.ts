@@ -184,22 +184,21 @@ const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501dd
  * of these rules is its (probe36 C-F3: such signatures were refused "which the contract refuses").
  * Pure: no chain call.
  * @returns null when the signature has that form; else the refusal: 422 `invalid_request` naming
- *   `$.signature` for fewer than 65 bytes (`reason: "eoa_length"`); 422 `invalid_claim_signature` for a
+ *   `$.signature` for any length but 65 bytes (`reason: "eoa_length"`: a longer form, such as an ERC-6492
+ *   wrapper of a wallet not deployed yet, passed viem's check and the contract's simulation reverted); 422 `invalid_claim_signature` for a
  *   last byte that is the y-parity 0 or 1 rather than v 27 or 28 (`reason: "v_not_27_28"`: viem recovers from
  *   either, `ECDSA.tryRecover` refuses any v but 27/28, probe11 O12) or an `s` above half the order
- *   (`reason: "high_s"`: the malleable twin viem recovers too, probe10 R8). Longer signatures are left to
- *   the signature check, as before. Standard signers (viem, ethers, wallets) always give the low-s form
+ *   (`reason: "high_s"`: the malleable twin viem recovers too, probe10 R8). Standard signers (viem, ethers, wallets) always give the low-s form
  *   with v 27/28.
  */
 export function eoaSignatureProblem(signature: `0x${string}`, account: string): EdgeError | null {
   const bytes = (signature.length - 2) / 2;
-  if (bytes < 65)
+  if (bytes !== 65)
     return new EdgeError(
       "invalid_request",
       `$.signature: ${account} runs no code (an EOA), which signs with 65 bytes (r, s, v), the only form the contract checks an account without code by; this one has ${bytes}`,
       { path: "$.signature", account, bytes, reason: "eoa_length" },
     );
-  if (bytes !== 65) return null;
   const v = parseInt(signature.slice(2 + 128), 16);
   if (v === 0 || v === 1)
     return new EdgeError(
