@@ -15,11 +15,20 @@ const ROOT = resolve(__dirname, "..", "..");
 
 describe("pasteableTask: a printed Hardhat command", function () {
   const cwd = process.cwd();
-  const book = process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT;
+  // the suite's other files set these for their nodes: each test here states its own
+  const saved = {
+    BENCH_BOUNTY_LOCAL_DEPLOYMENT: process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT,
+    LOCAL_RPC_URL: process.env.LOCAL_RPC_URL,
+  };
+  beforeEach(function () {
+    delete process.env.LOCAL_RPC_URL;
+  });
   afterEach(function () {
     process.chdir(cwd);
-    if (book === undefined) delete process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT;
-    else process.env.BENCH_BOUNTY_LOCAL_DEPLOYMENT = book;
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   });
 
   it("is bare `npx hardhat ...` in the clone (or under it)", function () {
