@@ -133,7 +133,8 @@ const NOTES = {
     "set (SPEC 8).",
   closed_withheld:
     "Public tasks' credit, regraded from the stored answers (SPEC 5, 6.1). Private tasks' credit is shown " +
-    "once the award reveals the test set; a reclaimed prize never reveals it (SPEC 1.1, 8).",
+    "once the award reveals the test set, never for a reclaimed prize (SPEC 1.1, 8); the runs' private " +
+    "scores are public from the close (SPEC 6.1), so a closed test set is spent: never lock a new prize on it.",
   awarded:
     "Every task's credit, public and private, regraded from the stored answers (SPEC 5, 6.1). The award " +
     "pack carries the test set and the winners' answers: regrade them with `bench-bounty-verify` (SPEC 9).",

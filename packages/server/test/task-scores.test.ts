@@ -308,7 +308,7 @@ describe("GET /api/v1/benchmarks/:slug/task-scores", () => {
       expect(r.status).toBe(200);
       expect(r.json).toMatchObject({ stage: "closed", private_credits: "withheld" });
       expect(r.json.note).toMatch(
-        /shown once the award reveals the test set; a reclaimed prize never reveals it/,
+        /shown once the award reveals the test set, never for a reclaimed prize .*a closed test set is spent/,
       );
       const run = r.json.runs[0];
       for (const t of run.tasks) expect(t.credit === null).toBe(t.visibility === "private");
