@@ -13,6 +13,7 @@
  * mark; the platform refuses such code points anyway: `unassigned_code_point`).
  * @packageDocumentation
  */
+import { rangeIndex, readRanges } from "./code-point-ranges.js";
 import { isBaselineAssigned, NORM_UNICODE_BASELINE } from "./unicode-baseline.js";
 import { NON_STARTER_RANGES_TEXT } from "./unicode-nonstarters.js";
 
@@ -23,31 +24,15 @@ export const MAX_NON_STARTER_RUN = 30;
  * `[first0, last0, kind0, first1, ...]`, ascending and disjoint: `kind` > 0 is `a<n>` (the code point's
  * NFKD is n non-starters), `kind` < 0 is `t<n>` as -n (a starter, then n non-starters last).
  */
-const RANGES: Int32Array = (() => {
-  const words = NON_STARTER_RANGES_TEXT.trim().split(/\s+/);
-  const out = new Int32Array(words.length * 3);
-  words.forEach((w, i) => {
-    const [span, kind] = w.split(":") as [string, string];
-    const [a, b] = span.split("-");
-    out[3 * i] = parseInt(a!, 16);
-    out[3 * i + 1] = parseInt(b ?? a!, 16);
-    const n = Number(kind.slice(1));
-    out[3 * i + 2] = kind.startsWith("a") ? n : -n;
-  });
-  return out;
-})();
+const RANGES: Int32Array = readRanges(NON_STARTER_RANGES_TEXT, 3, (kind) => {
+  const n = Number(kind.slice(1));
+  return kind.startsWith("a") ? n : -n;
+});
 
 /** The table's kind of code point `cp` (see {@link RANGES}), 0 when its NFKD has no non-starter at an end. */
 function kindOf(cp: number): number {
-  let lo = 0;
-  let hi = RANGES.length / 3 - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cp < RANGES[3 * mid]!) hi = mid - 1;
-    else if (cp > RANGES[3 * mid + 1]!) lo = mid + 1;
-    else return RANGES[3 * mid + 2]!;
-  }
-  return 0;
+  const i = rangeIndex(RANGES, 3, cp);
+  return i < 0 ? 0 : RANGES[3 * i + 2]!;
 }
 
 /** A run of more than {@link MAX_NON_STARTER_RUN} non-starters in a text. */

@@ -12,22 +12,14 @@
  * touches one. The table is generated (`scripts/gen-unicode-assigned.py`), never edited by hand.
  * @packageDocumentation
  */
+import { rangeIndex, readRanges } from "./code-point-ranges.js";
 import { ASSIGNED_RANGES_TEXT, ASSIGNED_RANGES_VERSION } from "./unicode-assigned.js";
 
 /** The Unicode version whose assigned code points the platform accepts in text that `norm` reads: `"14.0.0"`. */
 export const NORM_UNICODE_BASELINE: string = ASSIGNED_RANGES_VERSION;
 
 /** `[first0, last0, first1, last1, ...]`: the assigned ranges, ascending and disjoint. */
-const RANGES: Uint32Array = (() => {
-  const words = ASSIGNED_RANGES_TEXT.trim().split(/\s+/);
-  const out = new Uint32Array(words.length * 2);
-  words.forEach((w, i) => {
-    const [a, b] = w.split("-");
-    out[2 * i] = parseInt(a!, 16);
-    out[2 * i + 1] = parseInt(b ?? a!, 16);
-  });
-  return out;
-})();
+const RANGES: Int32Array = readRanges(ASSIGNED_RANGES_TEXT, 2);
 
 /** The assigned ranges of {@link NORM_UNICODE_BASELINE}, `[first, last]` inclusive, ascending (for tests). */
 export function baselineAssignedRanges(): [number, number][] {
@@ -41,15 +33,7 @@ export function baselineAssignedRanges(): [number, number][] {
  * {@link NORM_UNICODE_BASELINE}. Surrogates (Cs) and private-use code points (Co) are assigned.
  */
 export function isBaselineAssigned(cp: number): boolean {
-  let lo = 0;
-  let hi = RANGES.length / 2 - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (cp < RANGES[2 * mid]!) hi = mid - 1;
-    else if (cp > RANGES[2 * mid + 1]!) lo = mid + 1;
-    else return true;
-  }
-  return false;
+  return rangeIndex(RANGES, 2, cp) >= 0;
 }
 
 /** A code point of a text not assigned in {@link NORM_UNICODE_BASELINE}. */
