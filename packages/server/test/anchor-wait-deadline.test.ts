@@ -15,6 +15,7 @@ import {
   register,
   startLive,
   type Live,
+  devChainConfig,
 } from "./helpers.js";
 
 let dc: DevChain;
@@ -48,12 +49,7 @@ beforeAll(async () => {
     limits: { handlerTimeoutMs: LIMIT_MS },
     platform: {
       receiptAnchoring: "immediate",
-      chain: {
-        rpcUrl: dc.rpcUrl,
-        chainId: dc.chainId,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[0]!.privateKey,
-      },
+      chain: devChainConfig(dc, 0),
     },
   });
 }, 240_000);

@@ -43,6 +43,7 @@ import {
   OPERATOR_KEY,
   postToolCall,
   register,
+  devChainConfig,
 } from "./helpers.js";
 
 let dc: DevChain;
@@ -57,12 +58,7 @@ beforeAll(async () => {
     dir: mkdtempSync(join(tmpdir(), "bb-award-")),
     operatorKey: OPERATOR_KEY,
     clock: () => t,
-    chain: {
-      rpcUrl: dc.rpcUrl,
-      chainId: dc.chainId,
-      contracts: dc.contracts,
-      privateKey: dc.accounts[0]!.privateKey,
-    },
+    chain: devChainConfig(dc, 0),
   });
   server = await serveApp({
     domain: platformDomain(platform, { jobs, localChain: true }),

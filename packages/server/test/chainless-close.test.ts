@@ -12,7 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
-import { call, citiesAnswer, citiesDataset, CITIES_PUBLISH, OPERATOR_KEY } from "./helpers.js";
+import {
+  call,
+  citiesAnswer,
+  citiesDataset,
+  CITIES_PUBLISH,
+  OPERATOR_KEY,
+  devChainConfig,
+} from "./helpers.js";
 
 let dc: DevChain;
 let withChain: Platform;
@@ -27,12 +34,7 @@ beforeAll(async () => {
     dir,
     operatorKey: OPERATOR_KEY,
     clock: () => t,
-    chain: {
-      rpcUrl: dc.rpcUrl,
-      chainId: dc.chainId,
-      contracts: dc.contracts,
-      privateKey: dc.accounts[0]!.privateKey,
-    },
+    chain: devChainConfig(dc, 0),
   });
   chainless = await Platform.open({ dir, operatorKey: OPERATOR_KEY, clock: () => t });
   server = await serveApp({ domain: platformDomain(chainless), port: 0, host: "127.0.0.1" });

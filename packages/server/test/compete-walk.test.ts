@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, publishCities, startLive, type Live } from "./helpers.js";
+import { call, publishCities, startLive, type Live, devChainConfig } from "./helpers.js";
 
 let dc: DevChain;
 let live: Live;
@@ -15,12 +15,7 @@ beforeAll(async () => {
   dc = await startDevChain();
   live = await startLive({
     platform: {
-      chain: {
-        rpcUrl: dc.rpcUrl,
-        chainId: dc.chainId,
-        contracts: dc.contracts,
-        privateKey: dc.accounts[0]!.privateKey,
-      },
+      chain: devChainConfig(dc, 0),
     },
   });
 }, 240_000);

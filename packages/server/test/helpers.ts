@@ -407,12 +407,17 @@ export function doorOf(answer: (slug: string) => AwardEvidenceResult) {
   return door;
 }
 
-/** A chain gateway on the devchain signing as account `index` (0: the operator `serve` signs with). */
-export function gatewayOf(dc: DevChain, index = 0): ChainGateway {
-  return ChainGateway.connect({
+/** The platform's chain options on the devchain, signing as account `index` (0: the operator `serve` signs with). */
+export function devChainConfig(dc: DevChain, index = 0) {
+  return {
     rpcUrl: dc.rpcUrl,
     chainId: dc.chainId,
     contracts: dc.contracts,
     privateKey: dc.accounts[index]!.privateKey,
-  });
+  };
+}
+
+/** A chain gateway on the devchain signing as account `index` (0: the operator `serve` signs with). */
+export function gatewayOf(dc: DevChain, index = 0): ChainGateway {
+  return ChainGateway.connect(devChainConfig(dc, index));
 }

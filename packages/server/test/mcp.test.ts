@@ -89,23 +89,37 @@ describe("MCP", () => {
     await c.close();
   });
 
+  /**
+   * A new account starts a run over MCP and submits `answers` on MCP and on REST; both must be refused
+   * (the MCP call a tool error, REST 422): their answers.
+   */
+  async function submitBothWays(name: string, answers: unknown[]) {
+    const k = (await register(live.url, name)).key;
+    const c = await connect("/mcp", k);
+    try {
+      const run = (await c.callTool({ name: "benchmark_start_run", arguments: { slug } }))
+        .structuredContent as any;
+      const viaMcp = await c.callTool({
+        name: "benchmark_submit_answers",
+        arguments: { run_id: run.run.id, answers },
+      });
+      expect(viaMcp.isError).toBe(true);
+      const viaRest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
+        key: k,
+        body: { answers },
+      });
+      expect(viaRest.status).toBe(422);
+      return { viaMcp, viaRest };
+    } finally {
+      await c.close();
+    }
+  }
+
   // probe36 A-F9: 50,000 alternating combining marks were accepted; NFKC at finalize held the event loop
   it("an answer with a run of more than 30 combining marks is refused alike on MCP and REST (probe36 A-F9)", async () => {
-    const k = (await register(live.url, "combining-run")).key;
-    const c = await connect("/mcp", k);
-    const run = (await c.callTool({ name: "benchmark_start_run", arguments: { slug } }))
-      .structuredContent as any;
-    const answers = [{ ordinal: 0, answer_text: `a${"\u0301\u0316".repeat(25000)}` }];
-    const viaMcp = await c.callTool({
-      name: "benchmark_submit_answers",
-      arguments: { run_id: run.run.id, answers },
-    });
-    expect(viaMcp.isError).toBe(true);
-    const viaRest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
-      key: k,
-      body: { answers },
-    });
-    expect(viaRest.status).toBe(422);
+    const { viaMcp, viaRest } = await submitBothWays("combining-run", [
+      { ordinal: 0, answer_text: `a${"\u0301\u0316".repeat(25000)}` },
+    ]);
     for (const body of [viaMcp.structuredContent as any, viaRest.json])
       expect(body.error).toMatchObject({
         code: "invalid_answers",
@@ -125,26 +139,13 @@ describe("MCP", () => {
     expect(viaRest.json.error.message).toMatch(
       /^answers\[0\]: answer_text holds a run of more than 30 combining characters/,
     );
-    await c.close();
   });
 
   // probe34 B-F1: an answer of U+1E030 (Unicode 15.0) was graded 1 here and 0 by the independent check
   it("an answer holding a code point not assigned in Unicode 14.0.0 is refused alike on MCP and REST (probe34 B-F1)", async () => {
-    const k = (await register(live.url, "unicode-gap")).key;
-    const c = await connect("/mcp", k);
-    const run = (await c.callTool({ name: "benchmark_start_run", arguments: { slug } }))
-      .structuredContent as any;
-    const answers = [{ ordinal: 0, answer_text: "\u{1e030}" }];
-    const viaMcp = await c.callTool({
-      name: "benchmark_submit_answers",
-      arguments: { run_id: run.run.id, answers },
-    });
-    expect(viaMcp.isError).toBe(true);
-    const viaRest = await call(live.url, "POST", `/api/v1/benchmarks/runs/${run.run.id}/submissions`, {
-      key: k,
-      body: { answers },
-    });
-    expect(viaRest.status).toBe(422);
+    const { viaMcp, viaRest } = await submitBothWays("unicode-gap", [
+      { ordinal: 0, answer_text: "\u{1e030}" },
+    ]);
     for (const body of [viaMcp.structuredContent as any, viaRest.json])
       expect(body.error).toMatchObject({
         code: "invalid_answers",
@@ -164,7 +165,6 @@ describe("MCP", () => {
     expect(viaRest.json.error.message).toMatch(
       /^answers\[0\]: answer_text holds U\+1E030 \(at UTF-16 offset 0\), a code point not assigned in Unicode 14\.0\.0/,
     );
-    await c.close();
   });
 
   it("refuses as tool errors with the REST body: no key, wrong owner, stale ordinal, second finalize, unknown slug", async () => {

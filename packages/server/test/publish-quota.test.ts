@@ -18,6 +18,7 @@ import {
   useLive,
   type Exchange,
   type Live,
+  devChainConfig,
 } from "./helpers.js";
 
 const live = useLive({ platform: { publishQuota: { count: 2, periodMs: 3_600_000 } } });
@@ -98,12 +99,7 @@ describe("commitment anchors batched over REST", () => {
     dc = await startDevChain();
     live = await startLive({
       platform: {
-        chain: {
-          rpcUrl: dc.rpcUrl,
-          chainId: dc.chainId,
-          contracts: dc.contracts,
-          privateKey: dc.accounts[5]!.privateKey,
-        },
+        chain: devChainConfig(dc, 5),
         anchorBatching: { flushMs: 3_600_000, maxBatch: 4, revealWaitMs: 0 },
       },
     });
