@@ -22,6 +22,7 @@ export type EdgeErrorCode =
   | "request_timeout"
   | "server_busy"
   | "request_aborted"
+  | "invalid_request_target"
   | "not_found"
   | "method_not_allowed"
   | "cross_origin_write"
@@ -76,6 +77,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   request_timeout: 503,
   server_busy: 503,
   request_aborted: 400,
+  invalid_request_target: 400,
   not_found: 404,
   method_not_allowed: 405,
   // a write sent by a web page of another origin (probe30 A-F2)

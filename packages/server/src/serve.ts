@@ -7,6 +7,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { Server } from "node:http";
 import { PlatformError } from "@bench-bounty/platform";
 import { createApp, type AppOptions } from "./app.js";
+import { createGuardedServer } from "./request-target.js";
 
 /** A listening server. */
 export interface ListeningServer {
@@ -84,33 +85,36 @@ export function serveApp(
   const app = createApp({ listenUrl: () => url, ...opts });
   return new Promise((resolve, reject) => {
     const serverOptions = { connectionsCheckingInterval: timeouts.checkMs };
-    const server = serve({ fetch: app.fetch, port, hostname: host, serverOptions }, (info) => {
-      server.removeListener("error", onError);
-      const http = server as Server;
-      // Idle keep-alive sockets stay open longer than clients' pools keep them (undici: 4 s), so a
-      // busy event loop never closes a socket a client is reusing (ECONNRESET); slow clients are
-      // still cut off by the header and request deadlines.
-      http.keepAliveTimeout = timeouts.keepAliveMs;
-      http.headersTimeout = timeouts.headersMs;
-      http.requestTimeout = timeouts.requestMs;
-      url = listenUrlOf(host, info.port);
-      resolve({
-        url,
-        server,
-        close: (graceMs = 0) =>
-          new Promise<void>((res) => {
-            if (graceMs <= 0) http.closeAllConnections?.();
-            const idle = setInterval(() => http.closeIdleConnections?.(), 20);
-            const cut = setTimeout(() => http.closeAllConnections?.(), Math.max(0, graceMs));
-            server.close(() => {
-              clearInterval(idle);
-              clearTimeout(cut);
-              res();
-            });
-            http.closeIdleConnections?.();
-          }),
-      });
-    });
+    const server = serve(
+      { fetch: app.fetch, port, hostname: host, serverOptions, createServer: createGuardedServer },
+      (info) => {
+        server.removeListener("error", onError);
+        const http = server as Server;
+        // Idle keep-alive sockets stay open longer than clients' pools keep them (undici: 4 s), so a
+        // busy event loop never closes a socket a client is reusing (ECONNRESET); slow clients are
+        // still cut off by the header and request deadlines.
+        http.keepAliveTimeout = timeouts.keepAliveMs;
+        http.headersTimeout = timeouts.headersMs;
+        http.requestTimeout = timeouts.requestMs;
+        url = listenUrlOf(host, info.port);
+        resolve({
+          url,
+          server,
+          close: (graceMs = 0) =>
+            new Promise<void>((res) => {
+              if (graceMs <= 0) http.closeAllConnections?.();
+              const idle = setInterval(() => http.closeIdleConnections?.(), 20);
+              const cut = setTimeout(() => http.closeAllConnections?.(), Math.max(0, graceMs));
+              server.close(() => {
+                clearInterval(idle);
+                clearTimeout(cut);
+                res();
+              });
+              http.closeIdleConnections?.();
+            }),
+        });
+      },
+    );
     const onError = (e: NodeJS.ErrnoException): void => {
       const field = e.code === "EADDRINUSE" || e.code === "EACCES" ? "port" : "host";
       const why =

@@ -672,7 +672,7 @@ describe("the request's Host is never reflected (issue 13 gap)", () => {
     const how = (await pub.request(`/api/v1/benchmarks/${slug}`)).json() as Promise<{
       how_to_compete: string;
     }>;
-    const read = /curl -s (\S+)/.exec((await how).how_to_compete)![1]!;
+    const read = /Read the detail: curl -s (\S+)/.exec((await how).how_to_compete)![1]!;
     expect(read).toBe(`https://bench.example/bb/api/v1/benchmarks/${slug}`);
     // the proxy serving https://bench.example/bb/ strips the prefix: the route answers
     const r = await pub.request(read.slice("https://bench.example/bb".length));
