@@ -282,7 +282,7 @@ describe(
   () => {
     it("serves the awarder a process with the chain recorded, and withdrawal_address_required as the start applies it", async () => {
       const at = await freshStoreLocation();
-      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0) });
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0), recordServiceAwarder: true });
       const chainless = await openAt({ ...at });
       try {
         const ds = await withChain.createDataset(cities(4, "aw"));
@@ -308,6 +308,37 @@ describe(
         expect(detail.withdrawal_address_required).toBe(false);
       } finally {
         await plain.real.close();
+      }
+    });
+
+    // probe36 V-F6: `account create --rpc-url` with another key rewrote the recorded awarder, and the
+    // chainless processes then served a key no serve held (a pool locked from that answer could not be
+    // attached by the running serve)
+    it("only a serve-like open (recordServiceAwarder) records the awarder: a CLI-like open with another key changes nothing", async () => {
+      const at = await freshStoreLocation();
+      const serve0 = await openAt({ ...at, chain: chainConfig(chain(), 0), recordServiceAwarder: true });
+      const chainless = await openAt({ ...at });
+      const key0 = chain().accounts[0]!.address.toLowerCase();
+      const key1 = chain().accounts[1]!.address.toLowerCase();
+      let slug: string;
+      try {
+        const ds = await serve0.createDataset(cities(4, "vf6"));
+        slug = (await serve0.publish(ds.dataset_id, CITIES_PUBLISH)).slug;
+        expect((await chainless.real.benchmarkDetail(slug)).commitment.awarder).toBe(key0);
+        // `account create`, `agent`, `publish`... with the chain and another key, the serve still running
+        const cli = await openAt({ ...at, chain: chainConfig(chain(), 1) });
+        await cli.real.close();
+        expect((await chainless.real.benchmarkDetail(slug)).commitment.awarder).toBe(key0);
+      } finally {
+        await serve0.real.close();
+      }
+      // a serve restarted with another key awards with that one: it is recorded
+      const serve1 = await openAt({ ...at, chain: chainConfig(chain(), 1), recordServiceAwarder: true });
+      try {
+        expect((await chainless.real.benchmarkDetail(slug)).commitment.awarder).toBe(key1);
+      } finally {
+        await serve1.real.close();
+        await chainless.real.close();
       }
     });
   },

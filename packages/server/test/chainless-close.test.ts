@@ -27,6 +27,7 @@ beforeAll(async () => {
     dir,
     operatorKey: OPERATOR_KEY,
     clock: () => t,
+    recordServiceAwarder: true, // plays the service's serve
     chain: {
       rpcUrl: dc.rpcUrl,
       chainId: dc.chainId,
