@@ -128,7 +128,10 @@ describe(
             },
           });
           expect(refused.message).toMatch(
-            new RegExp(`^withdrawal_address: this store is used on chain ${chainId} .*pass --rpc-url`),
+            new RegExp(
+              // probe36 V-F5: "so the code 0x... runs" said what it meant wrongly
+              `^withdrawal_address: this store is used on chain ${chainId} .*so the code that ${address} runs cannot be checked: .*pass --rpc-url`,
+            ),
           );
         }
         // nothing written: alice's one agent has no address, no account bob (the name is free)
@@ -247,6 +250,12 @@ describe(
         expect((await chainless.getRun(early.run.id)).status).toBe("in_progress");
         // open by both processes: the private credits withheld
         expect((await chainless.real.benchmarkDetail(slug)).open).toBe(true);
+        // its walk sends the refused steps (the address, the run) to the main address (probe36 V-F5)
+        const how = (await chainless.real.benchmarkDetail(slug)).how_to_compete;
+        expect(how).toMatch(
+          /^0\. .*takes no run, answer or finalize of this prize benchmark \(503 no_chain\)/,
+        );
+        expect(how).toContain(`curl -s -X POST $MAIN/api/v1/benchmarks/${slug}/runs `);
         expect((await rejection(chainless.real.taskScores(null, slug))).code).toBe("task_scores_withheld");
 
         await dc.increaseTime(700); // the chain's clock past closes_at; both wall clocks stay before it
@@ -308,6 +317,34 @@ describe(
         expect(detail.withdrawal_address_required).toBe(false);
       } finally {
         await plain.real.close();
+      }
+    });
+
+    // probe36 V-F5: the walk a chainless process of a chain store printed was refused at step 2 (503
+    // no_chain) and then at step 4 (withdrawal_address_required): it now sends the address to $MAIN
+    it("how_to_compete sends the withdrawal address to the service's main address ($MAIN); a plain store's walk is as before", async () => {
+      const at = await freshStoreLocation();
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0), recordServiceAwarder: true });
+      const chainless = await openAt({ ...at, publicBaseUrl: "http://chainless.example" });
+      try {
+        const ds = await withChain.createDataset(cities(4, "vf5"));
+        const { slug } = await withChain.publish(ds.dataset_id, CITIES_PUBLISH);
+        const how = (await chainless.real.benchmarkDetail(slug)).how_to_compete;
+        const lines = how.split("\n");
+        expect(lines[0]).toBe(
+          "0. This server runs without the service's chain, so it cannot set a withdrawal address (503 no_chain): the steps naming $MAIN go to the service's main address instead (its operator gives it; your key works there too): export MAIN=<that address>",
+        );
+        expect(how).toContain("curl -s -X PUT $MAIN/api/v1/accounts/me/withdrawal-address ");
+        expect(how).not.toContain("http://chainless.example/api/v1/accounts/me/withdrawal-address");
+        // no prize: the run is taken here once the address is set there
+        expect(how).toContain(`curl -s -X POST http://chainless.example/api/v1/benchmarks/${slug}/runs `);
+        // the process with the chain prints the walk as before
+        const own = (await withChain.real.benchmarkDetail(slug)).how_to_compete;
+        expect(own).not.toContain("$MAIN");
+        expect(own.split("\n")[0]).toMatch(/^1\. Get a key/);
+      } finally {
+        await chainless.real.close();
+        await withChain.real.close();
       }
     });
 
