@@ -321,6 +321,8 @@ async function openForServe(
       : {}),
     ...(o.answerBytesAll !== undefined ? { answerBytesAllAccounts: Number(o.answerBytesAll) } : {}),
     awardWaitMs: SERVE_AWARD_WAIT_MS,
+    // the process that awards: the awarder a chainless process on the store serves (probe36 V-F6)
+    recordServiceAwarder: true,
   });
 }
 

@@ -208,7 +208,9 @@ export interface HiddenMount {
  * directory during a run is followed by the next agent's mounts.
  * @throws PlatformError `invalid_option` for a layout that cannot be hidden: the root directory, a
  *   file with other hard links (another name of it, anywhere, would stay readable), a path of the tree
- *   the walk cannot read (`EACCES`: it could hold a link; the system's code named)
+ *   the walk cannot read (`EACCES`: it could hold a link; the system's code named), a path or a link in
+ *   the tree that leads into `/proc` (`/dev/fd -> /proc/self/fd`: the sandbox's own /proc has no such
+ *   mount point; probe36 V-F4), `details.path` naming the link and the reason its target
  */
 export function hiddenMounts(hide: readonly string[]): HiddenMount[] {
   const points = new Map<string, HiddenMount>();
@@ -226,6 +228,13 @@ export function hiddenMounts(hide: readonly string[]): HiddenMount[] {
       throw unreadable(h, e);
     }
     if (real === sep) throw unhideable(h, "it is the root directory");
+    // a link into /proc (`/dev/fd -> /proc/self/fd`): the sandbox's /proc is a fresh one, where the
+    // runner's `/proc/<pid>/..` is no mount point, and bwrap failed every agent (probe36 V-F4)
+    if (isProcessView(real))
+      throw unhideable(
+        h,
+        `it leads to ${real}, in the processes' view (/proc): every sandboxed agent gets a /proc of its own, where that path cannot be hidden (and nothing of the runner's is there to hide)`,
+      );
     if (!st.isDirectory() && st.nlink > 1)
       throw unhideable(h, `it has ${st.nlink} hard links: another name of the file would stay readable`);
     points.set(real, { path: real, kind: st.isDirectory() ? "dir" : "file" });
@@ -406,7 +415,8 @@ function unhideable(path: string, why: string): PlatformError {
  * @throws PlatformError `invalid_option` (field `agent-hide`, `details.path`) naming the option and the
  *   path: empty, does not exist, `/proc` or a path in it (probe36 B-F2: its walk ended in an internal
  *   error), or cannot be hidden (the root directory, a file with another hard link, a directory holding
- *   one, a tree over {@link MAX_HIDDEN_ENTRIES} entries, a directory in the tree that cannot be read)
+ *   one or a symbolic link into `/proc` such as `/dev`'s `fd` (probe36 V-F4: the run started and every
+ *   agent died in bwrap), a tree over {@link MAX_HIDDEN_ENTRIES} entries, a directory in the tree that cannot be read)
  */
 export function agentHidePaths(paths: readonly string[], option = "--agent-hide"): string[] {
   return paths.map((given) => {

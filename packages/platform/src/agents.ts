@@ -220,7 +220,7 @@ export async function checkWithdrawalAddressOnChain(
     if (marked === null) return lower;
     throw new PlatformError(
       "no_chain",
-      `${field}: this store is used on chain ${marked} (a process with a chain opened it), and this process has no chain, so the code ${lower} runs cannot be checked: nothing was written; pass --rpc-url (with the contracts) to set it, or set it through serve`,
+      `${field}: this store is used on chain ${marked} (a process with a chain opened it), and this process has no chain, so the code that ${lower} runs cannot be checked: nothing was written; pass --rpc-url (with the contracts) to set it, or set it through a serve with the chain (the service's main address)`,
       { field, path: `$.${field}`, reason: "chain_marked", chain_id: marked },
     );
   }

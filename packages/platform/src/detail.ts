@@ -315,20 +315,45 @@ export interface BenchmarkRecordReveal {
 }
 
 /**
+ * What a process without a chain on a store used on one (`meta.anchoring_chain_id`) cannot take
+ * ({@link howToCompete}; probe36 V-F5): a withdrawal address (`no_chain`, `reason: "chain_marked"`), and,
+ * for a benchmark with a prize, a run, its answers and its finalize (`no_chain`, `chain_clock_unknown`,
+ * or `benchmark_closed` once closed).
+ */
+export interface ChainlessWalk {
+  /** The benchmark has a bounty attached. */
+  prize: boolean;
+}
+
+/**
  * How to compete (ASCII), naming this slug's own endpoints at `baseUrl`: every step a command, the
  * withdrawal address before the run start (probe36 A-F2: the walk's start step was refused
  * `withdrawal_address_required` for a new account, the address only named in a closing sentence).
+ * With `chainless` (a process without a chain on a store used on one), the steps this process refuses
+ * (the address; a prize benchmark's start, answers and finalize) are sent to `$MAIN`, the service's main
+ * address, which a first line says to set (probe36 V-F5: the walk printed here was refused 503 `no_chain`
+ * at step 2, then `withdrawal_address_required` at step 4); this process cannot know that URL.
+ * @param chainless null (the default) for a process with the chain or a store never used on one
+ * @throws PlatformError `invalid_option` (field `base_url`) for a non-ASCII base URL
  */
-export function howToCompete(slug: string, baseUrl: string): string {
+export function howToCompete(slug: string, baseUrl: string, chainless: ChainlessWalk | null = null): string {
   const u = baseUrl.replace(/\/+$/, "");
+  // where the address, and a prize benchmark's run, go
+  const a = chainless === null ? u : "$MAIN";
+  const r = chainless?.prize === true ? "$MAIN" : u;
   const lines = [
+    ...(chainless === null
+      ? []
+      : [
+          `0. This server runs without the service's chain, so it cannot set a withdrawal address${chainless.prize ? " and takes no run, answer or finalize of this prize benchmark" : ""} (503 no_chain): the steps naming $MAIN go to the service's main address instead (its operator gives it; your key works there too): export MAIN=<that address>`,
+        ]),
     `1. Get a key (shown once; export it as BENCH_BOUNTY_API_KEY): curl -s -X POST ${u}/api/v1/accounts -H 'Content-Type: application/json' -d '{}'`,
-    `2. Set the 0x address your prize credit goes to (a service that pays prizes refuses a run start without it): curl -s -X PUT ${u}/api/v1/accounts/me/withdrawal-address -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
+    `2. Set the 0x address your prize credit goes to (a service that pays prizes refuses a run start without it): curl -s -X PUT ${a}/api/v1/accounts/me/withdrawal-address -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
     `3. Read the detail: curl -s ${u}/api/v1/benchmarks/${slug}`,
     `   Read the corpus before you start (the clock starts at run start): curl -s ${u}/api/v1/benchmarks/${slug}/corpus -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
-    `4. Start a run (the wall clock starts): curl -s -X POST ${u}/api/v1/benchmarks/${slug}/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
-    `5. Submit: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/submissions -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"..."}]}'`,
-    `6. Finalize: curl -s -X POST ${u}/api/v1/benchmarks/runs/$RUN_ID/finalize -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    `4. Start a run (the wall clock starts): curl -s -X POST ${r}/api/v1/benchmarks/${slug}/runs -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
+    `5. Submit: curl -s -X POST ${r}/api/v1/benchmarks/runs/$RUN_ID/submissions -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"..."}]}'`,
+    `6. Finalize: curl -s -X POST ${r}/api/v1/benchmarks/runs/$RUN_ID/finalize -H "X-API-Key: $BENCH_BOUNTY_API_KEY"`,
     `7. Leaderboard: curl -s ${u}/api/v1/benchmarks/${slug}/leaderboard`,
   ];
   const text = lines.join("\n");
@@ -405,6 +430,13 @@ export async function benchmarkDetail(
     commitment: await commitmentOf(ctx, b),
     withdrawal_address_required: await storeAwardable(ctx),
     bounty: b.bounty ? bountyFacts(b.bounty) : null,
-    how_to_compete: howToCompete(b.slug, opts.baseUrl ?? ctx.publicBaseUrl),
+    how_to_compete: howToCompete(
+      b.slug,
+      opts.baseUrl ?? ctx.publicBaseUrl,
+      // a process without the chain on a store used on one: what it refuses goes to the main address
+      ctx.chain === null && (await ctx.store.anchors.anchoringChainId()) !== null
+        ? { prize: b.bounty !== null }
+        : null,
+    ),
   };
 }

@@ -252,6 +252,16 @@ export interface PlatformOptions {
    * an existing store included (`award --award-confirmations N`; probe30 C-F9).
    */
   keepStoreAwardDepth?: boolean;
+  /**
+   * This process is the service's awarder (`serve` with the chain and the platform account's key): it
+   * records its signing address as the store's `meta.service_awarder`
+   * (`AnchorsTable.recordAwarder`), which a process without the chain on the store serves as the
+   * commitment's `awarder` (probe36 A-F3, A-F6). Only `serve` sets it: another command opened with the
+   * chain and some other key (`account create`, `agent`, `publish`, `award`) records nothing, so the
+   * awarder served stays the one the running serve signs with (probe36 V-F6). Ignored without a chain
+   * or with a read-only one.
+   */
+  recordServiceAwarder?: boolean;
   /** Chain access (omit for an off-chain platform: no anchors, no award). */
   chain?: ChainConfig | ChainGateway;
   /** Injectable clock (unix ms), for tests and the demo. Default: `Date.now`. */
@@ -462,8 +472,9 @@ export class Platform {
         await ctx.store.close();
         throw e;
       });
-    // the service's awarder, which a process without the chain on this store serves (probe36 A-F3, A-F6)
-    if (chain !== null && !chain.readOnly && opts.existingStore !== true)
+    // the service's awarder, which a process without the chain on this store serves (probe36 A-F3,
+    // A-F6): recorded by serve only, never by another command's key (probe36 V-F6)
+    if (chain !== null && !chain.readOnly && opts.recordServiceAwarder === true)
       await ctx.store.anchors.recordAwarder(chain.address).catch(async (e: unknown) => {
         await ctx.store.close();
         throw e;

@@ -178,3 +178,47 @@ describe.skipIf(!bubblewrapAvailable())(
     }, 60_000);
   },
 );
+
+describe("a hidden directory holding a link into /proc is refused before the run (probe36 V-F4)", () => {
+  it("a directory with a link to /proc/self/fd: invalid_option, field agent-hide, naming the link and its target", () => {
+    const dir = realpathSync(tempDir());
+    symlinkSync("/proc/self/fd", join(dir, "fdlink"));
+    let e: unknown;
+    try {
+      agentHidePaths([dir]);
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toMatchObject({ code: "invalid_option", details: { field: "agent-hide", path: dir } });
+    expect((e as Error).message).toMatch(
+      new RegExp(
+        `^--agent-hide ${dir}: cannot be hidden from a sandboxed agent \\(${join(dir, "fdlink")}\\): it leads to /proc/\\d+/fd, in the processes' view \\(/proc\\)`,
+      ),
+    );
+    expect(() => hiddenMounts([dir])).toThrow(/fdlink cannot be hidden .*leads to \/proc\/\d+\/fd/);
+  });
+
+  it.skipIf(!realpathSync("/dev/fd").startsWith("/proc/"))("/dev (its fd -> /proc/self/fd): refused", () => {
+    expect(() => agentHidePaths(["/dev"])).toThrow(
+      /^--agent-hide \/dev: cannot be hidden from a sandboxed agent \(\/dev\/\S+\): it leads to \/proc\//,
+    );
+  });
+
+  it("run --agent-hide DIR (a link into /proc inside): exit 1 naming it before the run starts", async () => {
+    const store = tempDir();
+    expect((await runCli(...seattlePublishArgs("seattle"), "--store", store)).code).toBe(0);
+    const key = await cliAccount(store, "v-f4-owner");
+    const dir = realpathSync(tempDir());
+    symlinkSync("/proc/self/fd", join(dir, "fdlink"));
+    const r = await runCli(
+      ...["run", "seattle", "--store", store, "--api-key", key, "--agent", "true"],
+      ...["--agent-id", "vf4agent", "--withdrawal-address", helperAddress("vf4agent"), "--no-progress"],
+      ...["--agent-hide", dir],
+    );
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toMatch(
+      /^error: --agent-hide \S+: cannot be hidden from a sandboxed agent \(\S+fdlink\): it leads to \/proc\//,
+    );
+    expect(r.out + r.err).not.toMatch(/resume|run-[0-9a-f]{16}/);
+  });
+});

@@ -128,7 +128,10 @@ describe(
             },
           });
           expect(refused.message).toMatch(
-            new RegExp(`^withdrawal_address: this store is used on chain ${chainId} .*pass --rpc-url`),
+            new RegExp(
+              // probe36 V-F5: "so the code 0x... runs" said what it meant wrongly
+              `^withdrawal_address: this store is used on chain ${chainId} .*so the code that ${address} runs cannot be checked: .*pass --rpc-url`,
+            ),
           );
         }
         // nothing written: alice's one agent has no address, no account bob (the name is free)
@@ -247,6 +250,12 @@ describe(
         expect((await chainless.getRun(early.run.id)).status).toBe("in_progress");
         // open by both processes: the private credits withheld
         expect((await chainless.real.benchmarkDetail(slug)).open).toBe(true);
+        // its walk sends the refused steps (the address, the run) to the main address (probe36 V-F5)
+        const how = (await chainless.real.benchmarkDetail(slug)).how_to_compete;
+        expect(how).toMatch(
+          /^0\. .*takes no run, answer or finalize of this prize benchmark \(503 no_chain\)/,
+        );
+        expect(how).toContain(`curl -s -X POST $MAIN/api/v1/benchmarks/${slug}/runs `);
         expect((await rejection(chainless.real.taskScores(null, slug))).code).toBe("task_scores_withheld");
 
         await dc.increaseTime(700); // the chain's clock past closes_at; both wall clocks stay before it
@@ -282,7 +291,7 @@ describe(
   () => {
     it("serves the awarder a process with the chain recorded, and withdrawal_address_required as the start applies it", async () => {
       const at = await freshStoreLocation();
-      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0) });
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0), recordServiceAwarder: true });
       const chainless = await openAt({ ...at });
       try {
         const ds = await withChain.createDataset(cities(4, "aw"));
@@ -308,6 +317,65 @@ describe(
         expect(detail.withdrawal_address_required).toBe(false);
       } finally {
         await plain.real.close();
+      }
+    });
+
+    // probe36 V-F5: the walk a chainless process of a chain store printed was refused at step 2 (503
+    // no_chain) and then at step 4 (withdrawal_address_required): it now sends the address to $MAIN
+    it("how_to_compete sends the withdrawal address to the service's main address ($MAIN); a plain store's walk is as before", async () => {
+      const at = await freshStoreLocation();
+      const withChain = await openAt({ ...at, chain: chainConfig(chain(), 0), recordServiceAwarder: true });
+      const chainless = await openAt({ ...at, publicBaseUrl: "http://chainless.example" });
+      try {
+        const ds = await withChain.createDataset(cities(4, "vf5"));
+        const { slug } = await withChain.publish(ds.dataset_id, CITIES_PUBLISH);
+        const how = (await chainless.real.benchmarkDetail(slug)).how_to_compete;
+        const lines = how.split("\n");
+        expect(lines[0]).toBe(
+          "0. This server runs without the service's chain, so it cannot set a withdrawal address (503 no_chain): the steps naming $MAIN go to the service's main address instead (its operator gives it; your key works there too): export MAIN=<that address>",
+        );
+        expect(how).toContain("curl -s -X PUT $MAIN/api/v1/accounts/me/withdrawal-address ");
+        expect(how).not.toContain("http://chainless.example/api/v1/accounts/me/withdrawal-address");
+        // no prize: the run is taken here once the address is set there
+        expect(how).toContain(`curl -s -X POST http://chainless.example/api/v1/benchmarks/${slug}/runs `);
+        // the process with the chain prints the walk as before
+        const own = (await withChain.real.benchmarkDetail(slug)).how_to_compete;
+        expect(own).not.toContain("$MAIN");
+        expect(own.split("\n")[0]).toMatch(/^1\. Get a key/);
+      } finally {
+        await chainless.real.close();
+        await withChain.real.close();
+      }
+    });
+
+    // probe36 V-F6: `account create --rpc-url` with another key rewrote the recorded awarder, and the
+    // chainless processes then served a key no serve held (a pool locked from that answer could not be
+    // attached by the running serve)
+    it("only a serve-like open (recordServiceAwarder) records the awarder: a CLI-like open with another key changes nothing", async () => {
+      const at = await freshStoreLocation();
+      const serve0 = await openAt({ ...at, chain: chainConfig(chain(), 0), recordServiceAwarder: true });
+      const chainless = await openAt({ ...at });
+      const key0 = chain().accounts[0]!.address.toLowerCase();
+      const key1 = chain().accounts[1]!.address.toLowerCase();
+      let slug: string;
+      try {
+        const ds = await serve0.createDataset(cities(4, "vf6"));
+        slug = (await serve0.publish(ds.dataset_id, CITIES_PUBLISH)).slug;
+        expect((await chainless.real.benchmarkDetail(slug)).commitment.awarder).toBe(key0);
+        // `account create`, `agent`, `publish`... with the chain and another key, the serve still running
+        const cli = await openAt({ ...at, chain: chainConfig(chain(), 1) });
+        await cli.real.close();
+        expect((await chainless.real.benchmarkDetail(slug)).commitment.awarder).toBe(key0);
+      } finally {
+        await serve0.real.close();
+      }
+      // a serve restarted with another key awards with that one: it is recorded
+      const serve1 = await openAt({ ...at, chain: chainConfig(chain(), 1), recordServiceAwarder: true });
+      try {
+        expect((await chainless.real.benchmarkDetail(slug)).commitment.awarder).toBe(key1);
+      } finally {
+        await serve1.real.close();
+        await chainless.real.close();
       }
     });
   },

@@ -39,6 +39,21 @@ describe("list, detail and formats (seed: compete steps 1-2 and 8; publish forma
     expect(howToCompete("abc", "http://x")).not.toContain("predict-the-news");
   });
 
+  // probe36 V-F5: a chainless process of a chain store printed a walk refused at steps 2 and 4
+  it("a chainless walk of a prize benchmark sends the address and the run (steps 2, 4-6) to $MAIN", () => {
+    const how = howToCompete("abc", "http://x", { prize: true });
+    expect(how.split("\n")[0]).toMatch(
+      /^0\. This server runs without the service's chain, so it cannot set a withdrawal address and takes no run, answer or finalize of this prize benchmark \(503 no_chain\): .*export MAIN=<that address>$/,
+    );
+    expect(how).toMatch(/^2\. .*curl -s -X PUT \$MAIN\/api\/v1\/accounts\/me\/withdrawal-address /m);
+    expect(how).toMatch(/^4\. .*curl -s -X POST \$MAIN\/api\/v1\/benchmarks\/abc\/runs /m);
+    expect(how).toMatch(/^5\. .*curl -s -X POST \$MAIN\/api\/v1\/benchmarks\/runs\/\$RUN_ID\/submissions /m);
+    expect(how).toMatch(/^6\. .*curl -s -X POST \$MAIN\/api\/v1\/benchmarks\/runs\/\$RUN_ID\/finalize /m);
+    // reads stay here
+    expect(how).toContain("curl -s http://x/api/v1/benchmarks/abc/corpus");
+    expect(howToCompete("abc", "http://x")).not.toContain("$MAIN");
+  });
+
   it("prize amounts render in USDC without binary floats", () => {
     expect(usdcText("50000000")).toBe("50");
     expect(usdcText("12500000")).toBe("12.5");

@@ -34,6 +34,7 @@ beforeAll(async () => {
     dir,
     operatorKey: OPERATOR_KEY,
     clock: () => t,
+    recordServiceAwarder: true, // plays the service's serve
     chain: devChainConfig(dc, 0),
   });
   chainless = await Platform.open({ dir, operatorKey: OPERATOR_KEY, clock: () => t });

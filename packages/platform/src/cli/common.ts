@@ -524,6 +524,12 @@ export interface OpenPlatformOptions {
   localRuns?: boolean;
   /** A read-only command (`evidence`): `--award-confirmations` is not recorded as the store's (platform `keepStoreAwardDepth`). */
   keepStoreAwardDepth?: boolean;
+  /**
+   * `serve` only: this process awards, so its signing address is recorded as the store's service
+   * awarder (platform `recordServiceAwarder`; probe36 V-F6: `account create --rpc-url` with another key
+   * replaced it).
+   */
+  recordServiceAwarder?: boolean;
   /** The operator's API key (`serve` reads it from `BENCH_BOUNTY_OPERATOR_KEY`). */
   operatorKey?: string;
   /** Test only: fault-injection hooks (crash tests); no command sets them. */
@@ -598,6 +604,7 @@ export async function openStore(
     ...(more.faults ? { faults: more.faults } : {}),
     ...(more.existing ? { existingStore: true } : {}),
     ...(more.keepStoreAwardDepth ? { keepStoreAwardDepth: true } : {}),
+    ...(more.recordServiceAwarder ? { recordServiceAwarder: true } : {}),
     ...(more.anchorBatching ? { anchorBatching: more.anchorBatching } : {}),
     ...(more.publishQuota ? { publishQuota: more.publishQuota } : {}),
     ...(more.batchAnchorQuota ? { batchAnchorQuota: more.batchAnchorQuota } : {}),

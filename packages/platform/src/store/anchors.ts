@@ -30,8 +30,9 @@ export const CLOSE_CHAIN_TIME_PREFIX = "close_chain_time:";
 
 /**
  * The `meta` key holding the service's awarder (probe36 A-F3, A-F6): the signing address (lowercase) of
- * the last process that opened the store with the chain and the platform account's key, the awarder an
- * attached bounty must name. A process without a chain serves it as the commitment's `awarder`.
+ * the last `serve` that opened the store with the chain and the platform account's key (platform
+ * `recordServiceAwarder`; no other command records it: probe36 V-F6), the awarder an attached bounty
+ * must name. A process without a chain serves it as the commitment's `awarder`.
  */
 export const SERVICE_AWARDER_MARKER = "service_awarder";
 
@@ -117,8 +118,10 @@ export class AnchorsTable extends TableModule {
 
   /**
    * Records `address` (lowercased) as the service's awarder ({@link SERVICE_AWARDER_MARKER}), replacing
-   * the one recorded before (a process opened with another key of the platform account: the service
-   * awards with that one now).
+   * the one recorded before. Called only by a `serve` opened with the chain and a key (platform
+   * `recordServiceAwarder`): a serve restarted with another key of the platform account awards with
+   * that one now; a CLI command with some other key (`account create --rpc-url`) never writes it, since
+   * the running serve still awards with its own (probe36 V-F6).
    */
   async recordAwarder(address: string): Promise<void> {
     const value = address.toLowerCase();
