@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keccak256, toBytes, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalJsonString, packHash, parseJson, rankingDigest } from "@bench-bounty/evidence";
+import { canonicalJsonString, grade, packHash, parseJson, rankingDigest } from "@bench-bounty/evidence";
 import { isVerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { INDEPENDENT_CHECK } from "../src/independent.js";
 
@@ -707,6 +707,47 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     );
     expect(r.stderr).toBe("");
     expect(r.stdout.split("\n")).toEqual(["0", "1", "0", "0", "1", ""]);
+  });
+
+  // probe36 V-F1: SPEC 5 json_fields numbers are the exact decimal of the answer's own JSON text, whatever
+  // the exponent as written; evidence capped the written exponent (0e-100001 graded 0 against a gold 0)
+  it("grades json_fields numbers with any exponent as check_pack.py does (probe36 V-F1)", () => {
+    const cases: [number | string, string][] = [
+      [0, "0e-100001"],
+      [0, "0e100001"],
+      [0, "-0e999999"],
+      [0, "0.000e-9999999999999999"],
+      [1, `1${"0".repeat(100_001)}e-100001`],
+      [1, `0.${"0".repeat(100_000)}1e100001`],
+      [1, "1e-100001"],
+      [0, "1e-100001"],
+      [1, "12e100000"],
+      [1200, "12e2"],
+      [1200, "1200.000e-0"],
+      [0.5, "5000e-4"],
+      [1, "1e9999999999999999"],
+    ];
+    const golds = cases.map(([g]) => g);
+    const answers = cases.map(([, a]) => `{"a":${a}}`);
+    const py = [
+      "import sys, json",
+      "sys.path.insert(0, sys.argv[1])",
+      "from check_pack import grade",
+      "cases = json.load(sys.stdin)",
+      "for g, a in cases: print(grade('json_fields', {'fields': {'a': g}}, a))",
+    ].join("\n");
+    const r = spawnSync(
+      "python3",
+      ["-B", "-c", py, fileURLToPath(new URL("../independent", import.meta.url))],
+      { encoding: "utf8", input: JSON.stringify(golds.map((g, i) => [g, answers[i]])), maxBuffer: 1 << 26 },
+    );
+    expect(r.stderr).toBe("");
+    const ours = answers.map((a, i) => {
+      const f = grade("json_fields", { fields: { a: golds[i] } }, a);
+      return f.num === 0n ? "0" : f.toString() === "1/1" ? "1" : f.toString();
+    });
+    expect(ours).toEqual(["1", "1", "1", "1", "1", "1", "0", "0", "0", "1", "1", "1", "0"]);
+    expect(r.stdout.trim().split("\n")).toEqual(ours);
   });
 
   describe("with --rpc", () => {

@@ -7,6 +7,7 @@ import {
   compareDecimals,
   integerDecimal,
   parseExactDecimal,
+  parseNormalizedDecimal,
   withinTolerance,
   type ExactDecimal,
 } from "../decimal.js";
@@ -24,9 +25,10 @@ function answerNumber(v: JsonValue): ExactDecimal | null {
   if (typeof v === "bigint") return integerDecimal(v);
   if (v instanceof JsonFloat) {
     try {
-      return parseExactDecimal(v.lexeme, "$", true);
+      return parseNormalizedDecimal(v.lexeme, "$");
     } catch (e) {
-      // An exponent beyond +-100000 (e.g. 1e-200000): no gold value can equal it.
+      // A normalised exponent beyond +-100000 (e.g. 1e-200000; 0e-200000 is 0): no gold value can equal
+      // it (a gold number is a binary64's rendering, an integer or a plain decimal, all far shorter)
       if (e instanceof EvidenceError) return null;
       throw e;
     }
