@@ -628,6 +628,31 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     expect(performance.now() - t0).toBeLessThan(4000);
   });
 
+  // probe36 V-F2: the same marks as JSON escapes in a json_fields answer: norm reads the member decoded,
+  // so both regrades NFKC'd them; neither grades such an answer now, both naming the member
+  it("a winner's json_fields answer whose member decodes to a run of more than 30 combining marks is not graded, here as in the verifier (probe36 V-F2)", async () => {
+    let where = "";
+    const file = mutated("combining-run-escaped", (p) => {
+      const j = (p.winners[0].answers as Pack[]).findIndex(
+        (a) => p.test_set[a.bank_ordinal].grader_type === "json_fields",
+      );
+      expect(j).toBeGreaterThanOrEqual(0);
+      p.winners[0].answers[j].answer_text = `{"v":"x","w":"a${"\\u0301\\u0316".repeat(2000)}"}`;
+      where = `$.winners[0].answers[${j}].answer_text`;
+    });
+    const report = await verifyPack({ source: readFileSync(file), policy: "offline" });
+    expect(report.facts.regrade.state).toBe("failed");
+    expect(report.facts.regrade.reasons.join("\n")).toContain(
+      `${where}: holds, in the decoded string of its JSON member $.w, a run of more than 30 combining characters (non-starters, UAX #15 Stream-Safe Text Format; Unicode 14.0.0) starting at UTF-16 offset 1 of that string`,
+    );
+    const r = await check([file]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(
+      `${where} holds, in the decoded string of its JSON member $.w, a run of more than 30 combining characters (non-starters, UAX #15 Stream-Safe Text Format) starting at UTF-16 offset 1 of that string: not graded`,
+    );
+  });
+
   it("prints every line as one line (an agent id with a newline and an escape)", async () => {
     const file = mutated("agent-id", (p) => {
       p.rank_derivation.rows[0].agent_id = "vec\nok   forged\u001b[2J";
