@@ -302,6 +302,24 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+class _BeyondAnyGold:
+    """A json_fields answer number whose exponent is beyond what Decimal holds (|e| past about 10^18): it
+    equals no gold number (evidence parseNormalizedDecimal: beyond its cap)."""
+
+
+def _answer_number(lexeme: str):
+    """SPEC 5: the exact decimal of an answer number's own JSON text, whatever its exponent (probe36 V-F1):
+    a zero mantissa is 0 (Decimal refuses 0e-99999999999999999999), an exponent Decimal cannot hold
+    equals no gold."""
+    mantissa = re.split(r"[eE]", lexeme, maxsplit=1)[0]
+    if mantissa.strip("+-0.") == "":
+        return Decimal(0)
+    try:
+        return Decimal(lexeme)
+    except ArithmeticError:
+        return _BeyondAnyGold()
+
+
 def _json_fields_answer(answer: str):
     """(exact, plain) of a json_fields answer that parses as a JSON object (exact: numbers as Decimal),
     or None (it scores 0)."""
@@ -309,7 +327,7 @@ def _json_fields_answer(answer: str):
         exact = json.loads(
             answer,
             object_pairs_hook=_no_duplicates,
-            parse_float=Decimal,
+            parse_float=_answer_number,
             parse_int=Decimal,
             parse_constant=_refuse_constant,
         )

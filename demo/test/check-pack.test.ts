@@ -751,6 +751,9 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       [1200, "1200.000e-0"],
       [0.5, "5000e-4"],
       [1, "1e9999999999999999"],
+      // past what Python's Decimal holds (check_pack.py raised InvalidOperation): 0 is still 0
+      [0, "0e-99999999999999999999"],
+      [0, "-0.000e99999999999999999999"],
     ];
     const golds = cases.map(([g]) => g);
     const answers = cases.map(([, a]) => `{"a":${a}}`);
@@ -771,7 +774,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       const f = grade("json_fields", { fields: { a: golds[i] } }, a);
       return f.num === 0n ? "0" : f.toString() === "1/1" ? "1" : f.toString();
     });
-    expect(ours).toEqual(["1", "1", "1", "1", "1", "1", "0", "0", "0", "1", "1", "1", "0"]);
+    expect(ours).toEqual(["1", "1", "1", "1", "1", "1", "0", "0", "0", "1", "1", "1", "0", "1", "1"]);
     expect(r.stdout.trim().split("\n")).toEqual(ours);
   });
 
