@@ -263,14 +263,19 @@ def gold_norm_texts(grader: str, gold, path: str) -> list[tuple[str, str]]:
     return out
 
 
-def long_run_problem(texts: list[tuple[str, str]]) -> str | None:
-    """The problem of the first of texts holding a run of more than MAX_NON_STARTER_RUN non-starters."""
-    for path, text in texts:
+def long_run_problem(texts: list[tuple]) -> str | None:
+    """The problem of the first of texts, (path, text) or (path, text, member), holding a run of more than
+    MAX_NON_STARTER_RUN non-starters; with a member (a json_fields answer's string, decoded) the offset is
+    in that string."""
+    for path, text, *rest in texts:
+        member = rest[0] if rest else None
         at = long_non_starter_run(text)
         if at is not None:
+            where = "" if member is None else f", in the decoded string of its JSON member {member},"
+            of = "" if member is None else " of that string"
             return (
-                f"{path} holds a run of more than {MAX_NON_STARTER_RUN} combining characters (non-starters, "
-                f"UAX #15 Stream-Safe Text Format) starting at UTF-16 offset {at}: not graded"
+                f"{path} holds{where} a run of more than {MAX_NON_STARTER_RUN} combining characters (non-starters, "
+                f"UAX #15 Stream-Safe Text Format) starting at UTF-16 offset {at}{of}: not graded"
             )
     return None
 
@@ -297,6 +302,62 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+class _BeyondAnyGold:
+    """A json_fields answer number whose exponent is beyond what Decimal holds (|e| past about 10^18): it
+    equals no gold number (evidence parseNormalizedDecimal: beyond its cap)."""
+
+
+def _answer_number(lexeme: str):
+    """SPEC 5: the exact decimal of an answer number's own JSON text, whatever its exponent (probe36 V-F1):
+    a zero mantissa is 0 (Decimal refuses 0e-99999999999999999999), an exponent Decimal cannot hold
+    equals no gold."""
+    mantissa = re.split(r"[eE]", lexeme, maxsplit=1)[0]
+    if mantissa.strip("+-0.") == "":
+        return Decimal(0)
+    try:
+        return Decimal(lexeme)
+    except ArithmeticError:
+        return _BeyondAnyGold()
+
+
+def _json_fields_answer(answer: str):
+    """(exact, plain) of a json_fields answer that parses as a JSON object (exact: numbers as Decimal),
+    or None (it scores 0)."""
+    try:
+        exact = json.loads(
+            answer,
+            object_pairs_hook=_no_duplicates,
+            parse_float=_answer_number,
+            parse_int=Decimal,
+            parse_constant=_refuse_constant,
+        )
+        plain = strict_loads(answer)
+    except (ValueError, RecursionError):
+        return None
+    # SPEC 2's parser refuses what json_problem names (a lone surrogate, 79 digits, 10,001 levels);
+    # a float beyond binary64 is read (it equals no gold number)
+    if not isinstance(exact, dict) or json_problem(plain, floats=False):
+        return None
+    return exact, plain
+
+
+def answer_norm_texts(grader: str, answer: str, path: str) -> list[tuple[str, str, str | None]]:
+    """[(path, text, member)] of the texts norm reads of an answer (evidence answerLongNonStarterRun): the
+    text as written (member None), then for json_fields the decoded top-level string members (probe36
+    V-F2: "\\u0301" escapes are combining marks once decoded), member their JSON path in the answer."""
+    out: list[tuple[str, str, str | None]] = [(path, answer, None)]
+    parsed = _json_fields_answer(answer) if grader == "json_fields" else None
+    if parsed is not None:
+        for name, v in parsed[0].items():
+            if isinstance(v, str):
+                member = f"$.{name}" if _IDENT.fullmatch(name) else f"$[{json.dumps(name, ensure_ascii=False)}]"
+                out.append((path, v, member))
+    return out
+
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
 def grade(grader: str, gold: dict, answer: str) -> Fraction:
     """SPEC 5: the credit of one answer."""
     if grader == "exact":
@@ -315,21 +376,10 @@ def grade(grader: str, gold: dict, answer: str) -> Fraction:
         a = norm(answer)
         return Fraction(1) if all(norm(t) in a for t in gold["terms"]) else Fraction(0)
     if grader == "json_fields":
-        try:
-            exact = json.loads(
-                answer,
-                object_pairs_hook=_no_duplicates,
-                parse_float=Decimal,
-                parse_int=Decimal,
-                parse_constant=_refuse_constant,
-            )
-            plain = strict_loads(answer)
-        except (ValueError, RecursionError):
+        parsed = _json_fields_answer(answer)
+        if parsed is None:
             return Fraction(0)
-        # SPEC 2's parser refuses what json_problem names (a lone surrogate, 79 digits, 10,001 levels);
-        # a float beyond binary64 is read (it equals no gold number)
-        if not isinstance(exact, dict) or json_problem(plain, floats=False):
-            return Fraction(0)
+        exact, plain = parsed
         fields = gold["fields"]
         hits = 0
         for name, expected in fields.items():
@@ -1285,7 +1335,11 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
                 problems.append(f"{who}: answer {t['ordinal']} does not match its digest")
             # never NFKC a long run of combining marks (probe36 A-F9): the task is not graded
             long = long_run_problem(
-                [(f"$.winners[{wi}].answers[{answer_at[t['ordinal']]}].answer_text", a["answer_text"])]
+                answer_norm_texts(
+                    bank["grader_type"],
+                    a["answer_text"],
+                    f"$.winners[{wi}].answers[{answer_at[t['ordinal']]}].answer_text",
+                )
                 + gold_norm_texts(bank["grader_type"], bank["gold"], f"$.test_set[{t['bank_ordinal']}].gold")
             )
             if long is not None:

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keccak256, toBytes, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalJsonString, packHash, parseJson, rankingDigest } from "@bench-bounty/evidence";
+import { canonicalJsonString, grade, packHash, parseJson, rankingDigest } from "@bench-bounty/evidence";
 import { isVerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { INDEPENDENT_CHECK } from "../src/independent.js";
 
@@ -628,6 +628,31 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     expect(performance.now() - t0).toBeLessThan(4000);
   });
 
+  // probe36 V-F2: the same marks as JSON escapes in a json_fields answer: norm reads the member decoded,
+  // so both regrades NFKC'd them; neither grades such an answer now, both naming the member
+  it("a winner's json_fields answer whose member decodes to a run of more than 30 combining marks is not graded, here as in the verifier (probe36 V-F2)", async () => {
+    let where = "";
+    const file = mutated("combining-run-escaped", (p) => {
+      const j = (p.winners[0].answers as Pack[]).findIndex(
+        (a) => p.test_set[a.bank_ordinal].grader_type === "json_fields",
+      );
+      expect(j).toBeGreaterThanOrEqual(0);
+      p.winners[0].answers[j].answer_text = `{"v":"x","w":"a${"\\u0301\\u0316".repeat(2000)}"}`;
+      where = `$.winners[0].answers[${j}].answer_text`;
+    });
+    const report = await verifyPack({ source: readFileSync(file), policy: "offline" });
+    expect(report.facts.regrade.state).toBe("failed");
+    expect(report.facts.regrade.reasons.join("\n")).toContain(
+      `${where}: holds, in the decoded string of its JSON member $.w, a run of more than 30 combining characters (non-starters, UAX #15 Stream-Safe Text Format; Unicode 14.0.0) starting at UTF-16 offset 1 of that string`,
+    );
+    const r = await check([file]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(
+      `${where} holds, in the decoded string of its JSON member $.w, a run of more than 30 combining characters (non-starters, UAX #15 Stream-Safe Text Format) starting at UTF-16 offset 1 of that string: not graded`,
+    );
+  });
+
   it("prints every line as one line (an agent id with a newline and an escape)", async () => {
     const file = mutated("agent-id", (p) => {
       p.rank_derivation.rows[0].agent_id = "vec\nok   forged\u001b[2J";
@@ -707,6 +732,50 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     );
     expect(r.stderr).toBe("");
     expect(r.stdout.split("\n")).toEqual(["0", "1", "0", "0", "1", ""]);
+  });
+
+  // probe36 V-F1: SPEC 5 json_fields numbers are the exact decimal of the answer's own JSON text, whatever
+  // the exponent as written; evidence capped the written exponent (0e-100001 graded 0 against a gold 0)
+  it("grades json_fields numbers with any exponent as check_pack.py does (probe36 V-F1)", () => {
+    const cases: [number | string, string][] = [
+      [0, "0e-100001"],
+      [0, "0e100001"],
+      [0, "-0e999999"],
+      [0, "0.000e-9999999999999999"],
+      [1, `1${"0".repeat(100_001)}e-100001`],
+      [1, `0.${"0".repeat(100_000)}1e100001`],
+      [1, "1e-100001"],
+      [0, "1e-100001"],
+      [1, "12e100000"],
+      [1200, "12e2"],
+      [1200, "1200.000e-0"],
+      [0.5, "5000e-4"],
+      [1, "1e9999999999999999"],
+      // past what Python's Decimal holds (check_pack.py raised InvalidOperation): 0 is still 0
+      [0, "0e-99999999999999999999"],
+      [0, "-0.000e99999999999999999999"],
+    ];
+    const golds = cases.map(([g]) => g);
+    const answers = cases.map(([, a]) => `{"a":${a}}`);
+    const py = [
+      "import sys, json",
+      "sys.path.insert(0, sys.argv[1])",
+      "from check_pack import grade",
+      "cases = json.load(sys.stdin)",
+      "for g, a in cases: print(grade('json_fields', {'fields': {'a': g}}, a))",
+    ].join("\n");
+    const r = spawnSync(
+      "python3",
+      ["-B", "-c", py, fileURLToPath(new URL("../independent", import.meta.url))],
+      { encoding: "utf8", input: JSON.stringify(golds.map((g, i) => [g, answers[i]])), maxBuffer: 1 << 26 },
+    );
+    expect(r.stderr).toBe("");
+    const ours = answers.map((a, i) => {
+      const f = grade("json_fields", { fields: { a: golds[i] } }, a);
+      return f.num === 0n ? "0" : f.toString() === "1/1" ? "1" : f.toString();
+    });
+    expect(ours).toEqual(["1", "1", "1", "1", "1", "1", "0", "0", "0", "1", "1", "1", "0", "1", "1"]);
+    expect(r.stdout.trim().split("\n")).toEqual(ours);
   });
 
   describe("with --rpc", () => {

@@ -9,6 +9,7 @@ import { promptHash, type TestSetRow } from "./commitment.js";
 import { EvidenceError, appendPath } from "./errors.js";
 import { Fraction } from "./fraction.js";
 import {
+  answerLongNonStarterRun,
   firstLongNonStarterRun,
   goldNormTexts,
   gradePrepared,
@@ -173,17 +174,28 @@ export function* regradeRunSteps(
   ];
   // revealed answers NFKC would sort a long run of combining marks in are not graded (probe36 A-F9): the
   // task is a problem, so no regrade holds the process for a time quadratic in the run
+  // (probe36 V-F2: for a json_fields task, also the decoded strings of its members, which norm reads)
+  const receiptTasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
   const unsafe = new Set<number>();
   if (Array.isArray(answers))
     answers.forEach((a, j) => {
       if (typeof a?.answer_text !== "string") return;
-      const long = longRunProblem([{ path: `${base}.answers[${j}].answer_text`, text: a.answer_text }]);
+      // the grader the task is graded by: its receipt row's bank ordinal, as below
+      const bank: unknown = Number.isSafeInteger(a.ordinal)
+        ? receiptTasks[a.ordinal]?.bank_ordinal
+        : undefined;
+      const row = typeof bank === "number" && Number.isSafeInteger(bank) ? testSet[bank] : undefined;
+      const graderType = typeof row?.grader_type === "string" ? row.grader_type : "";
+      const long = answerLongNonStarterRun(graderType, a.answer_text);
       if (long === null) return;
-      problems.push(long);
+      problems.push({
+        code: "combining_run_too_long",
+        path: `${base}.answers[${j}].answer_text`,
+        message: `${nonStarterRunText(long, long.member)}; not graded`,
+      });
       unsafe.add(a.ordinal);
     });
   // the receipt's tasks with their matched answers (as checkAnswersAgainstReceipt lists them)
-  const receiptTasks = Array.isArray(receipt?.tasks) ? receipt.tasks : [];
   const tasks: RegradedTask[] = [];
   for (const [i, rt] of receiptTasks.entries()) {
     const bank = rt.bank_ordinal;

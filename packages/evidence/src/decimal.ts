@@ -46,6 +46,47 @@ export function parseExactDecimal(s: string, path = "$", allowExponent = false):
   return shift >= 0 ? { coef: coef * 10n ** BigInt(shift), scale: 0 } : { coef, scale: -shift };
 }
 
+/**
+ * The exact value of a JSON number lexeme (`"0e-100001"`, `"1.50e3"`; SPEC 5 json_fields: an answer's
+ * number is the exact decimal of its own JSON text) whatever its exponent as written: the lexeme is first
+ * normalised in linear time (leading zeros of the digits and trailing zeros of the mantissa dropped, the
+ * exponent adjusted; a zero mantissa is exactly 0 whatever its exponent, probe36 V-F1), then the
+ * {@link MAX_DECIMAL_EXPONENT} cap applies to the normalised exponent: `1` and 100,001 zeros `e-100001` is
+ * 1, `-0e999999` is 0, `1e-100001` is beyond the cap. No digit string is expanded past the cap.
+ * @throws EvidenceError `schema` naming `path` for a text that is not a decimal number, or (as
+ *   {@link parseExactDecimal}) when the normalised exponent is beyond +-{@link MAX_DECIMAL_EXPONENT}
+ */
+export function parseNormalizedDecimal(s: string, path = "$"): ExactDecimal {
+  const m = typeof s === "string" ? DECIMAL_RE.exec(s) : null;
+  const intPart = m?.[2] ?? "";
+  const fracPart = m?.[3] ?? "";
+  if (m === null || intPart.length + fracPart.length === 0)
+    throw new EvidenceError(
+      "schema",
+      path,
+      `not a decimal number: ${JSON.stringify(typeof s === "string" ? s.slice(0, 80) : s)}`,
+    );
+  const digits = intPart + fracPart;
+  let first = 0;
+  while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
+  if (first === digits.length) return { coef: 0n, scale: 0 }; // a zero mantissa: 0 whatever the exponent
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 0x30) end--;
+  // the exponent as written, its leading zeros aside: past 15 digits it is beyond any cap
+  const expText = m[4] ?? "0";
+  const expSign = expText.startsWith("-") ? -1 : 1;
+  let e0 = expText.startsWith("-") || expText.startsWith("+") ? 1 : 0;
+  while (e0 < expText.length - 1 && expText.charCodeAt(e0) === 0x30) e0++;
+  if (expText.length - e0 > 15) throw new EvidenceError("schema", path, "decimal exponent out of range");
+  // value = digits[first, end) * 10^exp, exp = written exponent - fraction digits + trailing zeros dropped
+  const exp = expSign * Number(expText.slice(e0)) - fracPart.length + (digits.length - end);
+  if (Math.abs(exp) > MAX_DECIMAL_EXPONENT)
+    throw new EvidenceError("schema", path, "decimal exponent out of range");
+  const mag = BigInt(digits.slice(first, end));
+  const coef = m[1] === "-" ? -mag : mag;
+  return exp >= 0 ? { coef: coef * 10n ** BigInt(exp), scale: 0 } : { coef, scale: -exp };
+}
+
 /** An integer as an {@link ExactDecimal}. */
 export function integerDecimal(n: bigint): ExactDecimal {
   return { coef: n, scale: 0 };

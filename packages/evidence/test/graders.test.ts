@@ -80,6 +80,25 @@ describe("grading details beyond the vectors", () => {
     expect(grade("json_fields", { fields: { a: 1 } }, null).toString()).toBe("0/1");
   });
 
+  // probe36 V-F1: the exponent cap applied to the exponent as written, so 0e-100001 (exactly 0) scored 0
+  it("json_fields reads a number's exact value whatever its written exponent (probe36 V-F1)", () => {
+    const credit = (gold: unknown, a: string) =>
+      grade("json_fields", { fields: { a: gold } }, `{"a":${a}}`).toString();
+    expect(credit(0, "0e-100001")).toBe("1/1");
+    expect(credit(0, "0e100001")).toBe("1/1");
+    expect(credit(0, "-0e999999")).toBe("1/1");
+    expect(credit(0, "0.0e-123456789012345678901234567890")).toBe("1/1");
+    expect(credit(1, `1${"0".repeat(100_001)}e-100001`)).toBe("1/1");
+    expect(credit(1, `0.${"0".repeat(100_000)}1e100001`)).toBe("1/1");
+    expect(credit(1200, "12.00e2")).toBe("1/1");
+    expect(credit(0, "1e-100001")).toBe("0/1");
+    expect(credit(1, "12e100000")).toBe("0/1");
+    expect(credit(1, "1e123456789012345678901234567890")).toBe("0/1");
+    const t0 = performance.now();
+    expect(credit(1, `1${"0".repeat(99_990)}e-9999999999999999`)).toBe("0/1");
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
   it("json_fields compares numbers by exact value across integer, bigint and float forms", () => {
     expect(
       grade(

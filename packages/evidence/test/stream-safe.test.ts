@@ -10,6 +10,7 @@ import {
   EvidenceError,
   MAX_NON_STARTER_RUN,
   NORM_UNICODE_BASELINE,
+  answerLongNonStarterRun,
   firstLongNonStarterRun,
   prepareTestSetGold,
   validateGold,
@@ -115,5 +116,30 @@ describe("the Stream-Safe Text Format rule (probe36 A-F9)", () => {
       path: "$.test_set[0].gold.terms[1]",
     });
     expect(prepared[1]).not.toHaveProperty("code");
+  });
+});
+
+// probe36 V-F2: norm reads a json_fields answer's string members decoded, so "\u0301" escapes count
+describe("answerLongNonStarterRun", () => {
+  const marks = (n: number) => "\\u0301\\u0316".repeat(n / 2);
+  it("scans the decoded string members of a json_fields answer, and only those", () => {
+    expect(answerLongNonStarterRun("json_fields", `{"v":"a${marks(30)}"}`)).toBeNull();
+    expect(answerLongNonStarterRun("json_fields", `{"v":"x","a b":"a${marks(32)}"}`)).toEqual({
+      offset: 1,
+      length: 31,
+      member: '$["a b"]',
+    });
+    // not a member norm reads: a nested string, a key, an answer that does not parse (scores 0 unread)
+    expect(answerLongNonStarterRun("json_fields", `{"v":["a${marks(32)}"]}`)).toBeNull();
+    expect(answerLongNonStarterRun("json_fields", `{"a${marks(32)}":1}`)).toBeNull();
+    expect(answerLongNonStarterRun("json_fields", `{"v":"a${marks(32)}"`)).toBeNull();
+    // another grader's norm reads the text as written, which holds no mark
+    expect(answerLongNonStarterRun("exact", `{"v":"a${marks(32)}"}`)).toBeNull();
+    // a run as written is named first, in the text
+    expect(answerLongNonStarterRun("exact", `a${"\u0301".repeat(31)}`)).toEqual({
+      offset: 1,
+      length: 31,
+      member: null,
+    });
   });
 });

@@ -253,6 +253,62 @@ describe("start / submit / finalize", () => {
     expect((await platform.runAnswers(run)).size).toBe(1);
   });
 
+  // probe36 V-F2: the same marks written as JSON escapes in a json_fields answer passed the scan of the
+  // raw text, and norm (at finalize, in every regrade) read them decoded: seconds of NFKC per finalize
+  it("a json_fields answer whose string member decodes to a run of more than 30 combining marks is refused naming it (probe36 V-F2)", async () => {
+    const platform = await openTemp({ answerSaltSeed: "answers" });
+    const rows = [0, 1].map((i) => ({
+      decision_ts: `2026-01-0${i + 1}T00:00:00Z`,
+      payload: { city: "X", index: i },
+      label: { v: "x" },
+    }));
+    const ds = await platform.createDataset({ name: "j", rows });
+    const { slug } = await platform.publish(ds.dataset_id, {
+      title: "Fields",
+      prompt_template: TEMPLATE,
+      grader_type: "json_fields",
+      seed: "plan",
+      public_fraction: "0.5",
+      time_budget_seconds: 100,
+    });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const ok = `{"v":"a${"\\u0301\\u0316".repeat(15)}"}`; // 30 in a row once decoded: accepted
+    const long = `{"v":"x","w":"a${"\\u0301\\u0316".repeat(16)}"}`;
+    expect(long).not.toMatch(/[\u0300-\u036f]/); // no mark as written
+    const e = await rejection(
+      platform.submit(run, [
+        { ordinal: 0, answer_text: ok },
+        { ordinal: 1, answer_text: long },
+      ]),
+    );
+    expect(e.code).toBe("invalid_answers");
+    expect(e.message).toMatch(
+      /^answers\[1\]: answer_text holds, in the decoded string of its JSON member \$\.w, a run of more than 30 combining characters \(non-starters, UAX #15 Stream-Safe Text Format; Unicode 14\.0\.0\) starting at UTF-16 offset 1 of that string/,
+    );
+    expect(e.details.errors).toEqual([
+      expect.objectContaining({
+        index: 1,
+        ordinal: 1,
+        code: "combining_run_too_long",
+        field: "answer_text",
+        path: "$.answers[1].answer_text",
+        member: "$.w",
+        offset: 1,
+        limit: "max_non_starter_run",
+        max_non_starter_run: 30,
+      }),
+    ]);
+    expect((await platform.runAnswers(run)).size).toBe(0);
+    await platform.submit(run, [{ ordinal: 0, answer_text: ok }]);
+    expect((await platform.runAnswers(run)).size).toBe(1);
+    // to a task of another grader norm reads the text as written, which holds no mark: accepted
+    const other = await setup({ n: 4 });
+    const exactRun = (await other.platform.startRun(other.slug, "alice")).run.id;
+    expect(await other.platform.submit(exactRun, [{ ordinal: 0, answer_text: long }])).toMatchObject({
+      accepted: 1,
+    });
+  });
+
   it("submit upserts are idempotent per ordinal", async () => {
     const { platform, slug } = await setup({ n: 4 });
     const run = (await platform.startRun(slug, "alice")).run.id;

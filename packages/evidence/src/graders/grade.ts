@@ -7,11 +7,20 @@ import {
   compareDecimals,
   integerDecimal,
   parseExactDecimal,
+  parseNormalizedDecimal,
   withinTolerance,
   type ExactDecimal,
 } from "../decimal.js";
 import { Fraction, type Credit } from "../fraction.js";
-import { JsonFloat, canonicalJsonString, isJsonObject, parseJson, type JsonValue } from "../json/index.js";
+import {
+  JsonFloat,
+  appendPath,
+  canonicalJsonString,
+  isJsonObject,
+  parseJson,
+  type JsonValue,
+} from "../json/index.js";
+import { firstLongNonStarterRun, type NonStarterRun } from "./stream-safe.js";
 import { norm, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
 import { NUMERIC_GOLD_MAX_INT_DIGITS, type PreparedGold, prepareGold } from "./gold.js";
 
@@ -24,9 +33,10 @@ function answerNumber(v: JsonValue): ExactDecimal | null {
   if (typeof v === "bigint") return integerDecimal(v);
   if (v instanceof JsonFloat) {
     try {
-      return parseExactDecimal(v.lexeme, "$", true);
+      return parseNormalizedDecimal(v.lexeme, "$");
     } catch (e) {
-      // An exponent beyond +-100000 (e.g. 1e-200000): no gold value can equal it.
+      // A normalised exponent beyond +-100000 (e.g. 1e-200000; 0e-200000 is 0): no gold value can equal
+      // it (a gold number is a binary64's rendering, an integer or a plain decimal, all far shorter)
       if (e instanceof EvidenceError) return null;
       throw e;
     }
@@ -46,6 +56,58 @@ function answerSide(v: JsonValue): AnswerSide {
   if (typeof v === "number" || typeof v === "bigint" || v instanceof JsonFloat)
     return { t: "number", value: answerNumber(v) };
   return { t: "canonical", text: canonicalJsonString(v) };
+}
+
+/**
+ * The strings `norm` reads of an answer besides its text as written (probe36 V-F2): for a json_fields
+ * answer that parses (SPEC 2) as a JSON object, the decoded value of each top-level string member (every
+ * one is normalised, named by the gold or not: see {@link answerSide}), with its JSON path in the answer
+ * (`$.v`, `$["a b"]`). None for another grader, or for an answer that does not parse (it scores 0 with no
+ * text normalised). Linear in the answer's length.
+ */
+export function answerMemberNormTexts(graderType: string, answer: string): { path: string; text: string }[] {
+  if (graderType !== "json_fields") return [];
+  let parsed: JsonValue;
+  try {
+    parsed = parseJson(answer);
+  } catch (e) {
+    if (e instanceof EvidenceError) return [];
+    throw e;
+  }
+  if (!isJsonObject(parsed)) return [];
+  const out: { path: string; text: string }[] = [];
+  for (const name of Object.keys(parsed)) {
+    const v = parsed[name];
+    if (typeof v === "string") out.push({ path: appendPath("$", name), text: v });
+  }
+  return out;
+}
+
+/** A run of more than `MAX_NON_STARTER_RUN` non-starters in what `norm` reads of an answer. */
+export interface AnswerNonStarterRun extends NonStarterRun {
+  /**
+   * null when the run is in the answer's text as written (`offset` in it); else the JSON path (`$.v`) of
+   * the json_fields answer's string member holding it, `offset` in that decoded string
+   */
+  member: string | null;
+}
+
+/**
+ * The UAX #15 Stream-Safe rule (probe36 A-F9, V-F2) over every text `norm` reads of an answer to a task
+ * of `graderType`: the answer's text as written, then the decoded strings of a json_fields answer
+ * ({@link answerMemberNormTexts}: a member `"\u0301\u0316..."` is a run of marks once decoded). The one
+ * rule of the submit (platform `combining_run_too_long`) and of a pack's regrade (`regradeRun`; the same
+ * in `demo/independent/check_pack.py`). Linear in the answer's length.
+ * @returns the first run of more than `MAX_NON_STARTER_RUN` non-starters, or null
+ */
+export function answerLongNonStarterRun(graderType: string, answer: string): AnswerNonStarterRun | null {
+  const raw = firstLongNonStarterRun(answer);
+  if (raw !== null) return { ...raw, member: null };
+  for (const t of answerMemberNormTexts(graderType, answer)) {
+    const r = firstLongNonStarterRun(t.text);
+    if (r !== null) return { ...r, member: t.path };
+  }
+  return null;
 }
 
 /**

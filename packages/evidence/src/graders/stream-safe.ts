@@ -77,11 +77,18 @@ export function firstLongNonStarterRun(s: string): NonStarterRun | null {
 /**
  * Why a text holding `r` is refused or not graded, for messages (`answer_text holds ...`): names the
  * run's offset, the limit and the rule.
+ * @param member when the run is in a string decoded from the text (a json_fields answer's member,
+ *   probe36 V-F2), that string's JSON path in the answer (`$.v`): the offset is then in the decoded string
  */
-export function nonStarterRunText(r: NonStarterRun): string {
+export function nonStarterRunText(r: NonStarterRun, member: string | null = null): string {
+  const where =
+    member === null
+      ? `starting at UTF-16 offset ${r.offset}`
+      : `starting at UTF-16 offset ${r.offset} of that string`;
   return (
-    `holds a run of more than ${MAX_NON_STARTER_RUN} combining characters (non-starters, UAX #15 Stream-Safe ` +
-    `Text Format; Unicode ${NORM_UNICODE_BASELINE}) starting at UTF-16 offset ${r.offset}: NFKC (norm, SPEC 5) ` +
+    `holds${member === null ? "" : `, in the decoded string of its JSON member ${member},`} a run of more than ` +
+    `${MAX_NON_STARTER_RUN} combining characters (non-starters, UAX #15 Stream-Safe ` +
+    `Text Format; Unicode ${NORM_UNICODE_BASELINE}) ${where}: NFKC (norm, SPEC 5) ` +
     `sorts such a run in time quadratic in its length; use at most ${MAX_NON_STARTER_RUN} in a row`
   );
 }

@@ -3,13 +3,14 @@
  * upserts per ordinal; the whole batch is refused (`invalid_answers`, one entry per bad item in
  * `details.errors`) when an ordinal is unknown (stale ordinals of an earlier attempt included), an
  * answer is empty or not a string, or holds a code point not assigned in Unicode 14.0.0 (probe34 B-F1) or a
- * run of more than 30 combining characters (probe36 A-F9);
+ * run of more than 30 combining characters (probe36 A-F9; in a json_fields answer also in a member's
+ * decoded string, probe36 V-F2);
  * the stored-answer quotas bound what accounts keep.
  */
 import {
   beyondBaselineText,
   firstBeyondBaseline,
-  firstLongNonStarterRun,
+  answerLongNonStarterRun,
   MAX_NON_STARTER_RUN,
   nonStarterRunText,
   NORM_UNICODE_BASELINE,
@@ -26,7 +27,7 @@ import {
   receiptReserveBytes,
 } from "../store/answer-totals.js";
 import { NETWORK_SHARE_DIVISOR, networkShareOf } from "../network-share.js";
-import { closingChainTime, closureOf, getBenchmark } from "../publish.js";
+import { closingChainTime, closureOf, getBenchmark, getTasks } from "../publish.js";
 import { assertRunOwner } from "../identity/access.js";
 import { isOperatorAccount, type Principal } from "../identity/principal.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH } from "../pack-budget.js";
@@ -61,6 +62,7 @@ function answerIssue(
   n: number,
   maxBytes: number,
   seen: Set<number>,
+  graderTypeOf: (ordinal: number) => string,
 ): AnswerIssue | null {
   const at = `$.answers[${index}]`;
   if (typeof a !== "object" || a === null || Array.isArray(a))
@@ -131,14 +133,21 @@ function answerIssue(
       unicode_version: NORM_UNICODE_BASELINE,
     });
   // UAX #15 Stream-Safe Text Format (probe36 A-F9): NFKC (norm, at finalize and in every regrade) sorts a
-  // run of combining marks in time quadratic in its length
-  const long = firstLongNonStarterRun(answer_text);
+  // run of combining marks in time quadratic in its length; for a json_fields task also in the decoded
+  // strings of the answer's members, which norm reads (probe36 V-F2: "\u0301" escapes)
+  const long = answerLongNonStarterRun(graderTypeOf(ordinal), answer_text);
   if (long !== null)
-    return issue("answer_text", "combining_run_too_long", `answer_text ${nonStarterRunText(long)}`, {
-      offset: long.offset,
-      limit: "max_non_starter_run",
-      max_non_starter_run: MAX_NON_STARTER_RUN,
-    });
+    return issue(
+      "answer_text",
+      "combining_run_too_long",
+      `answer_text ${nonStarterRunText(long, long.member)}`,
+      {
+        offset: long.offset,
+        ...(long.member === null ? {} : { member: long.member }),
+        limit: "max_non_starter_run",
+        max_non_starter_run: MAX_NON_STARTER_RUN,
+      },
+    );
   seen.add(ordinal);
   return null;
 }
@@ -185,8 +194,10 @@ function assertTakesAnswers(
  *   assigned in Unicode 14.0.0, evidence `NORM_UNICODE_BASELINE`: with `code_point` `"U+XXXX"`, `offset` in
  *   UTF-16 code units and `unicode_version`), `combining_run_too_long` (a run of more than
  *   `MAX_NON_STARTER_RUN` (30) non-starters, UAX #15 Stream-Safe Text Format, evidence
- *   `firstLongNonStarterRun`: with `offset` of the run in UTF-16 code units, `limit: "max_non_starter_run"`
- *   and `max_non_starter_run`)) and `details.valid_ordinals`
+ *   `answerLongNonStarterRun`: with `offset` of the run in UTF-16 code units, `limit: "max_non_starter_run"`
+ *   and `max_non_starter_run`; for a json_fields task the decoded strings of the answer's members count too,
+ *   probe36 V-F2: then `member` names the member's JSON path in the answer and `offset` is in its decoded
+ *   string)) and `details.valid_ordinals`
  */
 export async function submitAnswers(
   ctx: PlatformContext,
@@ -219,11 +230,13 @@ export async function submitAnswers(
       { field: "answers", path: "$.answers", limit: "run_tasks", max_answers: n, answers: answers.length },
     );
   const maxBytes = await answerAllowanceOf(ctx, b);
+  const tasks = await getTasks(ctx, run.slug);
+  const graderTypeOf = (ordinal: number): string => tasks[run.plan[ordinal]!]?.grader_type ?? "";
   const errors: AnswerIssue[] = [];
   const seen = new Set<number>();
   const good: SubmittedAnswer[] = [];
   answers.forEach((a: unknown, index) => {
-    const issue = answerIssue(a, index, n, maxBytes, seen);
+    const issue = answerIssue(a, index, n, maxBytes, seen, graderTypeOf);
     if (issue) errors.push(issue);
     else good.push(a as SubmittedAnswer);
   });
