@@ -108,6 +108,11 @@ export function runCliAsync(args: string[], env: Record<string, string> = {}): P
   });
 }
 
+/** A shape of {@link startRpcProxy} that replaces a call's whole answer object by `change(answer)`. */
+export class WholeAnswer {
+  constructor(readonly change: (answer: { id: unknown; result?: unknown }) => unknown) {}
+}
+
 /** A JSON-RPC proxy on loopback (see {@link startRpcProxy}). */
 export interface RpcProxy {
   /** `http://127.0.0.1:PORT` */
@@ -131,7 +136,9 @@ async function listenOnLoopback(server: import("node:http").Server): Promise<Rpc
 /**
  * A JSON-RPC proxy on loopback in front of `upstream` that replaces the `result` of one method by any
  * JSON value: a request to `<origin>/<method>/<k>` forwards to `upstream` (single or batched) and answers
- * `shapes[k]` as the result of every call of `<method>`; other methods pass through unchanged.
+ * `shapes[k]` as the result of every call of `<method>`; other methods pass through unchanged. A shape
+ * that is a {@link WholeAnswer} replaces the call's whole answer object instead (`undefined`, dropped from
+ * the JSON, is an answer with neither `result` nor `error`).
  */
 export async function startRpcProxy(upstream: string, shapes: readonly unknown[]): Promise<RpcProxy> {
   const { createServer } = await import("node:http");
@@ -146,8 +153,13 @@ export async function startRpcProxy(upstream: string, shapes: readonly unknown[]
       void fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })
         .then((r) => r.json())
         .then((answer: unknown) => {
+          const shape = shapes[Number(k)];
           const replace = (m: { id: unknown; result?: unknown }): unknown =>
-            calls.find((c) => c.id === m.id)?.method === method ? { ...m, result: shapes[Number(k)] } : m;
+            calls.find((c) => c.id === m.id)?.method !== method
+              ? m
+              : shape instanceof WholeAnswer
+                ? shape.change(m)
+                : { ...m, result: shape };
           const out = Array.isArray(answer) ? answer.map(replace) : replace(answer as { id: unknown });
           res.setHeader("content-type", "application/json");
           res.end(JSON.stringify(out));

@@ -56,11 +56,23 @@ import {
   type FactName,
   type VerificationReport,
 } from "../src/index.js";
-import { at, rehash, toBytes, runCliAsync, startJsonProxy, startRpcProxy, type RpcProxy } from "./helpers.js";
+import {
+  at,
+  rehash,
+  toBytes,
+  runCliAsync,
+  startJsonProxy,
+  startRpcProxy,
+  WholeAnswer,
+  type RpcProxy,
+} from "./helpers.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatReportTable } from "../src/format.js";
+import { rpcClient } from "../src/onchain/index.js";
+import { rpcReader } from "../src/onchain/context.js";
+import { readChainId } from "../src/onchain/rpc-answers.js";
 
 const runCli = runCliAsync;
 
@@ -921,6 +933,101 @@ describe("an RPC answering results of the wrong shape (probe15 B-F6)", () => {
     expect(r.stderr).toMatch(
       /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: eth_getTransactionReceipt: the answer is not a transaction receipt/m,
     );
+  });
+});
+
+/** probe36 V-F7's answers: neither `result` nor `error`, a null result, `"error": null` alone, `"0x"`, another id. */
+const ENVELOPES: readonly unknown[] = [
+  new WholeAnswer(({ result: _, ...rest }) => rest),
+  null,
+  new WholeAnswer(({ result: _, ...rest }) => ({ ...rest, error: null })),
+  "0x",
+  new WholeAnswer((m) => ({ ...m, id: "other" })),
+];
+const [NO_RESULT, NULL_RESULT, NULL_ERROR, EMPTY_DATA, OTHER_ID] = [0, 1, 2, 3, 4];
+
+/**
+ * probe36 V-F7: an `eth_call` answer with neither `result` nor `error`, or with a `null` result, was read as
+ * the contract's "returned no data: not the protocol's contract" (seven facts failed, exit 1), where a
+ * malformed receipt answer is exit 3; an answer with another `id` was taken for any method. Each is an RPC
+ * that cannot be read (exit 3) naming the call; a real `"0x"` stays the contract's answer (a failed fact).
+ */
+describe("an RPC answer that is no JSON-RPC answer to its call (probe36 V-F7)", () => {
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(chain.rpcUrl, ENVELOPES);
+  });
+  afterAll(() => proxy.close());
+
+  const readWith = (method: string, k: number) =>
+    verifyPack({
+      source: packBytes,
+      rpcUrl: `${proxy.origin}/${method}/${k}`,
+      policy: "onchain",
+      timeoutMs: 5000,
+    });
+
+  it.each([
+    [
+      "neither result nor error",
+      NO_RESULT,
+      /\(\$\[\d+\]: has neither "result" nor "error" \(JSON-RPC 2\.0 requires one of them\)\)/,
+    ],
+    ["a null result", NULL_RESULT, /\(\$\[\d+\]\.result: is null: an eth_call answers hex data/],
+    ["a null error and no result", NULL_ERROR, /\(\$\[\d+\]: has no "result" and its "error" is null/],
+  ])(
+    "eth_call answered with %s: cannot read the RPC, naming the call and eth_call",
+    async (_what, k, said) => {
+      const e = await readWith("eth_call", k).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VerifierNetworkError);
+      const message = (e as Error).message;
+      expect(message).toMatch(
+        /^rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the answer is not a JSON-RPC answer to eth_call /,
+      );
+      expect(message).toMatch(said);
+      expect(message).not.toMatch(/returned no data|not the protocol's contract/);
+    },
+  );
+
+  it('eth_call answered "0x" (the contract returned no data) still fails the facts read from it', async () => {
+    const r = await readWith("eth_call", EMPTY_DATA);
+    expect(r.facts.onchain_root.state).toBe("failed");
+    expect(r.facts.onchain_root.reasons.join("\n")).toMatch(
+      /^\$\.benchmark\.bounty_contract 0x[0-9a-f]{40}: \w+\([^)]*\) returned no data: not the protocol's contract$/m,
+    );
+  });
+
+  it.each(["eth_chainId", "eth_call", "eth_getCode", "eth_getTransactionReceipt"])(
+    "an answer to %s with another id is not an answer to the request",
+    async (method) => {
+      const e = await readWith(method, OTHER_ID).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VerifierNetworkError);
+      expect((e as Error).message).toMatch(
+        new RegExp(
+          `the answer is not an answer to this batch of \\d+ calls? \\([^)]*${method}[^)]*\\) \\(\\$\\[\\d+\\]\\.id: is "other", the id of no call of the batch\\)`,
+        ),
+      );
+    },
+  );
+
+  it("an unbatched request answered with another id is refused too", async () => {
+    const client = rpcClient(`${proxy.origin}/eth_chainId/${OTHER_ID}`, { batch: false, timeoutMs: 5000 });
+    const e = await rpcReader("rpc x")("eth_chainId", () => readChainId(client)).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(VerifierNetworkError);
+    expect((e as Error).message).toMatch(
+      /^rpc x: eth_chainId: the answer is not an answer to this eth_chainId request \(\$\.id: is "other", the request's is \d+\)$/,
+    );
+  });
+
+  it("the CLI exits 3 naming eth_call, not 1 (not the protocol's contract)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "verify-envelope-")), "pack.json");
+    writeFileSync(file, packBytes);
+    const r = await runCli(["verify", file, "--rpc", `${proxy.origin}/eth_call/${NO_RESULT}`]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the answer is not a JSON-RPC answer to eth_call /m,
+    );
+    expect(r.stdout).not.toMatch(/not the protocol's contract/);
   });
 });
 

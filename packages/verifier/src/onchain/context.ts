@@ -29,7 +29,7 @@ import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 import { printable } from "../text.js";
-import { readCode, readReceipt } from "./rpc-answers.js";
+import { RpcAnswerShapeError, readCode, readReceipt } from "./rpc-answers.js";
 
 /** The chain facts. */
 export type ChainFactName =
@@ -229,8 +229,9 @@ export function contractAnswer(e: unknown): string | null {
 }
 
 /**
- * The RPC read wrapper: every failure becomes a {@link VerifierNetworkError} (an oversized answer says so;
- * the RPC's text is shown through {@link printable}), but a {@link ContractAnswerError}, which is the chain's answer.
+ * The RPC read wrapper: every failure becomes a {@link VerifierNetworkError} (an oversized answer says so, and
+ * so does an answer that is no JSON-RPC answer to its call, {@link RpcAnswerShapeError}; the RPC's text is shown
+ * through {@link printable}), but a {@link ContractAnswerError}, which is the chain's answer.
  * The RPC's own JSON-RPC error answer is said in its words and code ({@link rpcRefusalOf}), never viem's
  * generic advice for the code (probe35 B-F4: a provider's -32000 "rate limit exceeded" read "Missing or
  * invalid parameters. Double check you have provided the correct parameters."); `url` (the RPC's URL), when
@@ -243,6 +244,12 @@ export function rpcReader(target: string, url?: string): ChainWalk["net"] {
     } catch (e) {
       if (e instanceof ContractAnswerError) throw e;
       const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
+      // an answer that is no JSON-RPC answer to the call (checkedRpcFetch, probe36 V-F7): its own words
+      const shape = bound === undefined ? RpcAnswerShapeError.find(e) : undefined;
+      if (shape !== undefined)
+        throw new VerifierNetworkError(target, `${what}: ${printable(hideUrlParts(shape.message, url))}`, {
+          cause: e,
+        });
       const refusal = rpcRefusalOf(e);
       if (bound === undefined && refusal !== undefined) {
         const text = describeRpcRefusal({ ...refusal, message: hideUrlParts(refusal.message, url) });

@@ -26,7 +26,7 @@ import { commitmentAnchorFacts, packAnchorFacts } from "./anchors.js";
 import { awardLogFacts } from "./award-log.js";
 import { pinnedRootFacts } from "./bounty.js";
 import { rootBurnedFacts } from "./root-burned.js";
-import { readChainId } from "./rpc-answers.js";
+import { checkedRpcFetch, readChainId } from "./rpc-answers.js";
 import {
   CHAIN_FACTS,
   ContractAnswerError,
@@ -112,7 +112,8 @@ function allFacts(f: ReturnType<typeof fact>): ChainFacts {
 
 /**
  * The viem client of an RPC URL: one retry, batched, every answer read within `maxAnswerBytes`
- * and within `timeoutMs` from the request's start to the body's last byte.
+ * and within `timeoutMs` from the request's start to the body's last byte, and checked to answer its
+ * request ({@link checkedRpcFetch}: the request's ids, a `result` or an `error`, an `eth_call` result not null).
  */
 export function rpcClient(
   rpcUrl: string,
@@ -127,12 +128,14 @@ export function rpcClient(
       timeout: timeoutMs,
       retryCount: 1,
       batch: options.batch === false ? false : { batchSize: 200 },
-      fetchFn: boundedFetch({
-        what: "RPC answer",
-        timeoutMs,
-        maxBytes: options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES,
-        signal: options.signal,
-      }),
+      fetchFn: checkedRpcFetch(
+        boundedFetch({
+          what: "RPC answer",
+          timeoutMs,
+          maxBytes: options.maxAnswerBytes ?? DEFAULT_MAX_RPC_ANSWER_BYTES,
+          signal: options.signal,
+        }),
+      ),
     }),
   }) as PublicClient;
 }

@@ -4,7 +4,9 @@
  * null or a receipt with the fields the `award_log` fact reads. An RPC answers whatever it likes; an
  * answer of the wrong shape (`"0x"` or `{}` for a receipt, `null` for code) is an RPC that cannot be read,
  * named by its method and the JSON path of the first problem (exit 3), never a property read of the wrong
- * type deep in a fact (exit 4, "internal error").
+ * type deep in a fact (exit 4, "internal error"). Every answer's envelope is checked too, as viem reads it
+ * ({@link checkedRpcFetch}, probe36 V-F7): the request's `id`, a `result` or an `error`, an `eth_call`
+ * result not `null`.
  * @packageDocumentation
  */
 import { schemaProblems } from "@bench-bounty/evidence";
@@ -41,6 +43,191 @@ export class RpcAnswerShapeError extends Error {
     super(`the answer is not ${what}${first === undefined ? "" : ` (${first.path}: ${first.message})`}`);
     this.name = "RpcAnswerShapeError";
   }
+
+  /** The RpcAnswerShapeError in `e` or its causes (viem wraps what its `fetchFn` throws), if any. */
+  static find(e: unknown): RpcAnswerShapeError | undefined {
+    for (let c = e, depth = 0; c !== undefined && c !== null && depth < 8; depth++) {
+      if (c instanceof RpcAnswerShapeError) return c;
+      c = (c as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+}
+
+/** Longest JSON value of an answer quoted in an {@link RpcAnswerShapeError} (characters). */
+const MAX_QUOTED_CHARS = 100;
+
+/** `value` as JSON, cut at {@link MAX_QUOTED_CHARS} characters (the reader makes it printable). */
+function quoted(value: unknown): string {
+  const json = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value));
+  return json.length > MAX_QUOTED_CHARS ? `${json.slice(0, MAX_QUOTED_CHARS)}...` : json;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `; its error: <the answer's error as JSON>` when answer `a` carries a truthy `error`, else "". */
+function errorSaid(a: unknown): string {
+  return isRecord(a) && a.error ? `; its error: ${quoted(a.error)}` : "";
+}
+
+/** One JSON-RPC call as the transport sent it. */
+interface SentCall {
+  id: unknown;
+  method: unknown;
+}
+
+/** The calls of a batch as sent (viem sends objects with `id` and `method`). */
+function sentCalls(batch: readonly unknown[]): SentCall[] {
+  return batch.filter(isRecord).map((c) => ({ id: c.id, method: c.method }));
+}
+
+/**
+ * What makes `answer` (the answer at JSON path `at`) no JSON-RPC 2.0 answer to `call`, or null: it has
+ * neither a `result` nor an error (viem would read its result as `undefined`), or it answers `eth_call`
+ * with a `null` result (an `eth_call` answers DATA, `"0x"` when there is none). viem read both as the
+ * contract's "no data" (probe36 V-F7: "not the protocol's contract", exit 1).
+ */
+function callAnswerProblem(call: SentCall, answer: unknown, at: string): RpcAnswerShapeError | null {
+  const method = typeof call.method === "string" ? call.method : "the call";
+  const what = `a JSON-RPC answer to ${method}`;
+  if (!isRecord(answer))
+    return new RpcAnswerShapeError(what, { path: at, message: `expected an object, got ${quoted(answer)}` });
+  // viem takes any truthy `error` as the RPC's refusal (rpcRefusalOf says it); a falsy one is no error
+  if (answer.error) return null;
+  if (!("result" in answer))
+    return new RpcAnswerShapeError(what, {
+      path: at,
+      message:
+        "error" in answer
+          ? `has no "result" and its "error" is ${quoted(answer.error)} (JSON-RPC 2.0 requires one of them)`
+          : `has neither "result" nor "error" (JSON-RPC 2.0 requires one of them)`,
+    });
+  if (call.method === "eth_call" && answer.result === null)
+    return new RpcAnswerShapeError(what, {
+      path: `${at}.result`,
+      message: `is null: an eth_call answers hex data ("0x" when the call returns none)`,
+    });
+  return null;
+}
+
+/**
+ * What makes the JSON-RPC answer `answer` no answer to the request `sent` as a whole, or null: for a single
+ * call, its `id` is not the request's; for a batch (viem matches a batch's answers to its calls by sorting
+ * them by id), not an array, an answer whose `id` no call of the batch has or answers a call twice, or a
+ * call left unanswered. What is wrong with one call's answer is {@link callAnswerProblem}'s.
+ */
+function requestAnswerProblem(sent: unknown, answer: unknown): RpcAnswerShapeError | null {
+  if (!Array.isArray(sent)) {
+    const call = isRecord(sent) ? sent : { id: undefined, method: undefined };
+    // an error with id null is the RPC's refusal of a request whose id it could not read (JSON-RPC 2.0 §5)
+    if (!isRecord(answer) || answer.id === call.id || (answer.id === null && answer.error)) return null;
+    return new RpcAnswerShapeError(`an answer to this ${String(call.method)} request`, {
+      path: "$.id",
+      message: `is ${quoted(answer.id)}, the request's is ${quoted(call.id)}${errorSaid(answer)}`,
+    });
+  }
+  const calls = sentCalls(sent);
+  const methods = [...new Set(calls.map((c) => String(c.method)))].join(", ");
+  const what = `an answer to this batch of ${calls.length} call${calls.length === 1 ? "" : "s"} (${methods})`;
+  if (!Array.isArray(answer))
+    return new RpcAnswerShapeError(what, {
+      path: "$",
+      message: `expected an array of ${calls.length} answers, got ${quoted(answer)}`,
+    });
+  const pending = new Set(calls.map((c) => c.id));
+  for (const [i, a] of answer.entries()) {
+    const id = isRecord(a) ? a.id : undefined;
+    if (!pending.delete(id))
+      return new RpcAnswerShapeError(what, {
+        path: `$[${i}].id`,
+        message: `${
+          calls.some((c) => c.id === id)
+            ? `answers the call of id ${quoted(id)} twice`
+            : `is ${quoted(id)}, the id of no call of the batch`
+        }${errorSaid(a)}`,
+      });
+  }
+  const missing = calls.find((c) => pending.has(c.id));
+  return missing === undefined
+    ? null
+    : new RpcAnswerShapeError(what, {
+        path: "$",
+        message: `answers ${answer.length} of the ${calls.length} calls (none the call of id ${quoted(missing.id)}, ${String(missing.method)})`,
+      });
+}
+
+/**
+ * The answer `text` to the request `sentBody`, parsed and checked: an answer that is no answer to the request
+ * as a whole ({@link requestAnswerProblem}: ids, a batch's count) or, for a single call, of the wrong envelope
+ * ({@link callAnswerProblem}) is thrown; in a batch, a call's answer of the wrong envelope is handed to viem
+ * with the problem as the call's `error` (that call alone fails: the other calls of the batch are read).
+ * @throws RpcAnswerShapeError as said; SyntaxError when `text` is not JSON (viem says so, as before)
+ */
+function checkedAnswer(sentBody: string, text: string): unknown {
+  if (text.trim() === "")
+    throw new RpcAnswerShapeError("a JSON-RPC answer", { path: "$", message: "the body is empty" });
+  const answer: unknown = JSON.parse(text);
+  let sent: unknown;
+  try {
+    sent = JSON.parse(sentBody);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    return answer; // not a request viem sent
+  }
+  const whole = requestAnswerProblem(sent, answer);
+  if (whole !== null) throw whole;
+  if (!Array.isArray(sent)) {
+    const call = isRecord(sent) ? { id: sent.id, method: sent.method } : { id: undefined, method: undefined };
+    const problem = callAnswerProblem(call, answer, "$");
+    if (problem !== null) throw problem;
+    return answer;
+  }
+  // every answer of the batch answers one of its calls (checked above)
+  const calls = new Map(sentCalls(sent).map((c) => [c.id, c]));
+  return (answer as Record<string, unknown>[]).map((a, i) => {
+    const problem = callAnswerProblem(calls.get(a.id)!, a, `$[${i}]`);
+    return problem === null ? a : { ...a, error: problem };
+  });
+}
+
+/** Headers of `res` with `content-type: application/json` (so viem reads the body with `json()`). */
+function jsonHeaders(res: Response): Headers {
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  return headers;
+}
+
+/** An http answer whose `json()` is `read()` (the checked answer, {@link checkedRpcFetch}). */
+class CheckedRpcAnswer extends Response {
+  override readonly json: () => Promise<unknown>;
+
+  constructor(res: Response, read: () => Promise<unknown>) {
+    super(null, { status: res.status, statusText: res.statusText, headers: jsonHeaders(res) });
+    this.json = read;
+  }
+}
+
+/**
+ * A `fetch` for viem's http transport (`fetchFn`) whose JSON-RPC answers are checked against the request
+ * they answer when viem reads them ({@link checkedAnswer}): viem matches no id and reads an answer with
+ * neither `result` nor `error` as a result of `undefined`, so an `eth_call` answered so (or with `null`) read
+ * as the contract's "no data" (probe36 V-F7: "not the protocol's contract", exit 1). The body is read when
+ * viem reads it, after its own timeout has let go (`fetchFn`'s bounds cover the body). An answer that is not
+ * http 2xx is returned as it came (viem says its status).
+ * @param fetchFn the `fetch` whose answers are checked (the verifier's bounded one)
+ * @returns a `fetch` whose answer's `json()` throws an RpcAnswerShapeError naming the method, the JSON path in
+ *   the answer and what is wrong there (viem wraps it in its `HttpRequestError`, or, for one call of a batch,
+ *   its `RpcRequestError`; `RpcAnswerShapeError.find` finds it, as the RPC reader does)
+ */
+export function checkedRpcFetch(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await fetchFn(input, init);
+    const sentBody = init?.body;
+    if (!res.ok || typeof sentBody !== "string") return res;
+    return new CheckedRpcAnswer(res, async () => checkedAnswer(sentBody, await res.text()));
+  };
 }
 
 /** The answer checked against `schema`. @throws RpcAnswerShapeError naming `what` was expected */
