@@ -165,3 +165,28 @@ describe("grading details beyond the vectors", () => {
     expect(grade("numeric", { value: 12 }, "\u0085 12 \u2029").toString()).toBe("1/1");
   });
 });
+
+describe("validateGold: a numeric gold decimal string far past the digit bounds (probe36 V-F8)", () => {
+  it("is refused from its text alone, naming the field, before a number is made of it", () => {
+    for (const [gold, path, says] of [
+      [{ value: "1" + "7".repeat(1_000_000) }, "$.gold.value", /value has 1000001 integer digits/],
+      [{ value: "-000" + "7".repeat(2_000) }, "$.gold.value", /value has 2000 integer digits/],
+      [{ value: "0." + "7".repeat(1_000_000) }, "$.gold.value", /value has 1000000 fractional digits/],
+      [{ value: "1", tolerance: "9".repeat(5_000) }, "$.gold.tolerance", /tolerance has 5000 integer digits/],
+    ] as const) {
+      let e: unknown;
+      try {
+        validateGold("numeric", gold, "$.gold");
+      } catch (x) {
+        e = x;
+      }
+      expect(e).toBeInstanceOf(EvidenceError);
+      expect((e as EvidenceError).path).toBe(path);
+      expect((e as Error).message).toMatch(says);
+    }
+    // near the bounds the exact checks still speak
+    expect(() => validateGold("numeric", { value: "1".repeat(101) }, "$.gold")).toThrow(
+      /\|value\| \+ tolerance has 101 integer digits/,
+    );
+  });
+});

@@ -244,6 +244,40 @@ export function goldNormTexts(
   return out;
 }
 
+/** Digits of a numeric gold decimal string read without making a number of it (the service's number bound too). */
+const LONG_DECIMAL_DIGITS = 1_000;
+
+/**
+ * A numeric gold's `value` and `tolerance` written as decimal strings, read by a linear count of their
+ * digits before {@link prepareGold} makes a BigInt of them (probe36 V-F8: a 4,000,000-digit string cost
+ * the dataset worker seconds per cell before the 100-digit bounds refused it): more than
+ * {@link LONG_DECIMAL_DIGITS} fractional or significant integer digits, far past the bounds the exact checks
+ * after it apply (so they are what refuses a string near them, with their own words), is refused at once.
+ */
+function refuseLongDecimalStrings(gold: unknown, path: string): void {
+  if (!isJsonObject(gold)) return;
+  for (const field of ["value", "tolerance"] as const) {
+    const text = gold[field];
+    if (typeof text !== "string") continue;
+    const point = text.indexOf(".");
+    const frac = point < 0 ? 0 : text.length - point - 1;
+    let start = text.startsWith("-") || text.startsWith("+") ? 1 : 0;
+    const intEnd = point < 0 ? text.length : point;
+    while (start < intEnd && text.charCodeAt(start) === 48) start++; // leading zeros
+    const int = intEnd - start;
+    if (frac > LONG_DECIMAL_DIGITS)
+      bad(
+        appendPath(path, field),
+        `numeric gold ${field} has ${frac} fractional digits, more than the ${NUMERIC_GOLD_MAX_FRAC_DIGITS} a published gold may have`,
+      );
+    if (int > LONG_DECIMAL_DIGITS)
+      bad(
+        appendPath(path, field),
+        `numeric gold ${field} has ${int} integer digits, more than the ${NUMERIC_GOLD_MAX_INT_DIGITS} a published gold may have`,
+      );
+  }
+}
+
 /**
  * Validate gold at publish time (SPEC 5): {@link prepareGold}'s rules, and a `numeric` gold whose
  * `|value| + tolerance` has at most {@link NUMERIC_GOLD_MAX_INT_DIGITS} integer digits, and whose value and
@@ -266,6 +300,7 @@ export function validateGold(graderType: string, gold: unknown, path = "$"): voi
     const long = firstLongNonStarterRun(t.text);
     if (long !== null) bad(t.path, `the gold string ${nonStarterRunText(long)}`);
   }
+  if (graderType === "numeric") refuseLongDecimalStrings(gold, path);
   const g = prepareGold(graderType, gold, path);
   if (g.kind === "numeric")
     for (const [field, d] of [
