@@ -263,13 +263,15 @@ export function sanitizeString(s: string): string {
 }
 
 /**
- * The first string of `v` (walked in member order) holding a run of more than `MAX_NON_STARTER_RUN`
+ * The first string of `v` (walked in member order) holding, once its control characters are removed (as
+ * {@link sanitizeString} removes them; the offset is in that text), a run of more than `MAX_NON_STARTER_RUN`
  * combining characters (`firstLongNonStarterRun`, the submit's and publish's rule), with its field path
  * under `field`, or null.
  */
 function longCombiningRunIn(v: JsonValue, field: string): { field: string; run: NonStarterRun } | null {
   if (typeof v === "string") {
-    const run = firstLongNonStarterRun(v);
+    // as sanitize leaves it: control characters between marks are removed, joining the runs (probe36 V-F11)
+    const run = firstLongNonStarterRun(v.replace(CONTROL_RE, ""));
     return run === null ? null : { field, run };
   }
   if (Array.isArray(v)) {

@@ -151,6 +151,16 @@ describe("dataset validation", () => {
     expect(e.details).toMatchObject({ row_index: 1, field: "payload.notes[1]" });
     expect((e.details.errors as { code: string }[])[0]!.code).toBe("combining_run_too_long");
     expect(e.message).toContain("starting at UTF-16 offset 1");
+    // marks parted by control characters, which sanitize removes, are one run (probe36 V-F11)
+    const parted = "a" + "\u0301\u0007".repeat(40);
+    const e2 = refusal(() =>
+      validateDataset({
+        name: "d",
+        sanitize: true,
+        rows: [row({ payload: { ...row().payload, symbol: parted } })],
+      }),
+    );
+    expect(e2.details).toMatchObject({ row_index: 0, field: "payload.symbol" });
     // 30 in a row is the Stream-Safe limit: taken and normalised
     const v = validateDataset({
       name: "d",
