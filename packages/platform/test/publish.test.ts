@@ -247,6 +247,12 @@ describe("publishing: the seed's table of refusals", () => {
     expect(e.code).toBe("invalid_option");
     const f = await rejection(publishRows(platform, cities(2).rows, { public_fraction: 1.5 }));
     expect(f.details.field).toBe("public_fraction");
+    // probe36 V-N1: a 60 KB string form was read whole and echoed in the refusal
+    const long = "0." + "5".repeat(60_000);
+    const g = await rejection(publishRows(platform, cities(2).rows, { public_fraction: long }));
+    expect(g).toMatchObject({ code: "invalid_option", details: { field: "public_fraction" } });
+    expect(g.message).toMatch(/at most 1002 characters, got one of 60002$/);
+    expect(g.message.length).toBeLessThan(200);
   });
 
   it("a refused publication stores no benchmark and no task", async () => {

@@ -127,6 +127,9 @@ export function publicCount(n: number, publicFraction: string): number {
   return Number(up ? q + 1n : q);
 }
 
+/** The longest `public_fraction` string read: the service's number bound (1,000 digits) and its `0.`. */
+const MAX_FRACTION_TEXT = 1_002;
+
 function normaliseFraction(v: unknown): string {
   let s: string;
   if (typeof v === "number" || typeof v === "bigint" || isJsonFloat(v)) {
@@ -134,8 +137,17 @@ function normaliseFraction(v: unknown): string {
     if (typeof text === "object")
       throw new PlatformError("invalid_option", text.error, { field: "public_fraction" });
     s = text;
-  } else if (typeof v === "string") s = v.trim();
-  else
+  } else if (typeof v === "string") {
+    // the number form's bound (1,000 digits, `sentNumberText`) for the string form too, refused without
+    // echoing it (probe36 V-N1: a 60 KB string was taken whole and echoed)
+    if (v.length > MAX_FRACTION_TEXT)
+      throw new PlatformError(
+        "invalid_option",
+        `public_fraction must be between 0 and 1 in plain notation of at most ${MAX_FRACTION_TEXT} characters, got one of ${v.length}`,
+        { field: "public_fraction" },
+      );
+    s = v.trim();
+  } else
     throw new PlatformError("invalid_option", "public_fraction must be a number between 0 and 1", {
       field: "public_fraction",
     });
