@@ -1,6 +1,14 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer as createHttpServer } from "node:http";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -146,9 +154,23 @@ describe("bench-bounty CLI (composed)", () => {
     const links = mkdtempSync(join(tmpdir(), "bb-cli-link-"));
     symlinkSync(resolve(here, "..", "..", "..", "bin", "bench-bounty"), join(links, "bench-bounty"));
     const r = spawnSync(join(links, "bench-bounty"), ["--help"], { cwd: links, encoding: "utf8" });
-    expect(r.stderr).not.toContain("not built yet");
+    expect(r.stderr).not.toContain("no build at");
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\s+publish\b/m);
+  });
+
+  // probe36 V-N2: a copy outside the clone said "not built yet" (run the set-up), which would not help
+  it("a copy of bin/bench-bounty outside the clone says to run it from the clone", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bb-cli-copy-"));
+    const copy = join(dir, "bench-bounty");
+    writeFileSync(copy, readFileSync(resolve(here, "..", "..", "..", "bin", "bench-bounty")), {
+      mode: 0o755,
+    });
+    const r = spawnSync(copy, ["--help"], { cwd: dir, encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /^bench-bounty: no build at .*: run this script from the clone's bin\/ \(or through a symlink to it\)/,
+    );
   });
 
   it("--version prints the package's version", () => {
