@@ -47,16 +47,17 @@ export function parseExactDecimal(s: string, path = "$", allowExponent = false):
 }
 
 /**
- * The exact value of a JSON number lexeme (`"0e-100001"`, `"1.50e3"`; SPEC 5 json_fields: an answer's
- * number is the exact decimal of its own JSON text) whatever its exponent as written: the lexeme is first
- * normalised in linear time (leading zeros of the digits and trailing zeros of the mantissa dropped, the
- * exponent adjusted; a zero mantissa is exactly 0 whatever its exponent, probe36 V-F1), then the
- * {@link MAX_DECIMAL_EXPONENT} cap applies to the normalised exponent: `1` and 100,001 zeros `e-100001` is
- * 1, `-0e999999` is 0, `1e-100001` is beyond the cap. No digit string is expanded past the cap.
- * @throws EvidenceError `schema` naming `path` for a text that is not a decimal number, or (as
- *   {@link parseExactDecimal}) when the normalised exponent is beyond +-{@link MAX_DECIMAL_EXPONENT}
+ * The value key of a JSON number lexeme (`"0e-100001"`, `"1.50e3"`; SPEC 5 json_fields: an answer's number
+ * is the exact decimal of its own JSON text), in time linear in its length and whatever its exponent as
+ * written: no digit string is expanded (probe36 V-F10: `1e-99999`, 14 bytes, was expanded to 10^99999 to be
+ * compared). Leading zeros of the digits and trailing zeros of the mantissa are dropped and the exponent
+ * adjusted; a zero mantissa is exactly 0 whatever its exponent (probe36 V-F1). Two decimals are equal exactly
+ * when their keys are ({@link decimalKey}).
+ * @returns `"0"`, or the sign (`-` or none), the significant digits and `e` with the exponent (`"15e-1"` for
+ *   `"1.50"`); `null` for an exponent past 15 digits (beyond every gold: no key equals it)
+ * @throws EvidenceError `schema` naming `path` for a text that is not a decimal number
  */
-export function parseNormalizedDecimal(s: string, path = "$"): ExactDecimal {
+export function decimalLexemeKey(s: string, path = "$"): string | null {
   const m = typeof s === "string" ? DECIMAL_RE.exec(s) : null;
   const intPart = m?.[2] ?? "";
   const fracPart = m?.[3] ?? "";
@@ -69,22 +70,27 @@ export function parseNormalizedDecimal(s: string, path = "$"): ExactDecimal {
   const digits = intPart + fracPart;
   let first = 0;
   while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
-  if (first === digits.length) return { coef: 0n, scale: 0 }; // a zero mantissa: 0 whatever the exponent
+  if (first === digits.length) return "0"; // a zero mantissa: 0 whatever the exponent
   let end = digits.length;
   while (digits.charCodeAt(end - 1) === 0x30) end--;
-  // the exponent as written, its leading zeros aside: past 15 digits it is beyond any cap
+  // the exponent as written, its leading zeros aside: past 15 digits it is no gold's
   const expText = m[4] ?? "0";
   const expSign = expText.startsWith("-") ? -1 : 1;
   let e0 = expText.startsWith("-") || expText.startsWith("+") ? 1 : 0;
   while (e0 < expText.length - 1 && expText.charCodeAt(e0) === 0x30) e0++;
-  if (expText.length - e0 > 15) throw new EvidenceError("schema", path, "decimal exponent out of range");
+  if (expText.length - e0 > 15) return null;
   // value = digits[first, end) * 10^exp, exp = written exponent - fraction digits + trailing zeros dropped
   const exp = expSign * Number(expText.slice(e0)) - fracPart.length + (digits.length - end);
-  if (Math.abs(exp) > MAX_DECIMAL_EXPONENT)
-    throw new EvidenceError("schema", path, "decimal exponent out of range");
-  const mag = BigInt(digits.slice(first, end));
-  const coef = m[1] === "-" ? -mag : mag;
-  return exp >= 0 ? { coef: coef * 10n ** BigInt(exp), scale: 0 } : { coef, scale: -exp };
+  return `${m[1] === "-" ? "-" : ""}${digits.slice(first, end)}e${exp}`;
+}
+
+/**
+ * The value key of an exact decimal, as {@link decimalLexemeKey} gives it for a lexeme of the same value
+ * (`{coef: 150n, scale: 2}` is `"15e-1"`, 0 is `"0"`): equal keys, equal values.
+ */
+export function decimalKey(d: ExactDecimal): string {
+  if (d.coef === 0n) return "0";
+  return decimalLexemeKey(d.scale === 0 ? d.coef.toString() : `${d.coef.toString()}e-${d.scale}`)!;
 }
 
 /** An integer as an {@link ExactDecimal}. */

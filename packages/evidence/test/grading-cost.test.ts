@@ -11,6 +11,8 @@
 import { describe, expect, it, vi } from "vitest";
 
 const parsed: string[] = [];
+/** How many times two decimals were compared by aligning their scales (`compareDecimals`). */
+const aligned = { count: 0 };
 vi.mock("../src/decimal.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../src/decimal.js")>();
   return {
@@ -18,6 +20,10 @@ vi.mock("../src/decimal.js", async (importOriginal) => {
     parseExactDecimal: (s: string, ...rest: [string?, boolean?]) => {
       parsed.push(s);
       return real.parseExactDecimal(s, ...rest);
+    },
+    compareDecimals: (...args: Parameters<typeof real.compareDecimals>) => {
+      aligned.count++;
+      return real.compareDecimals(...args);
     },
   };
 });
@@ -179,6 +185,111 @@ describe("numeric grading of answers far beyond every published gold (probe27 A-
           exact ? "1/1" : "0/1",
         );
       }
+  });
+});
+
+/** A small deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("answers whose digits or exponent reach far past every gold are not expanded (probe36 V-F10)", () => {
+  const FRAC = evidence.NUMERIC_GOLD_MAX_FRAC_DIGITS;
+
+  it("numeric: fraction digits past the gold bound are never parsed, whatever the gold", () => {
+    // the prober's answer: "0." and 99,990 digits (14 ms each, 30x an ordinary answer)
+    const answers = ["0." + "7".repeat(99_990), "-12." + "0".repeat(50_000), "+.5" + "0".repeat(9_000) + "1"];
+    for (const gold of [
+      { value: "0.7" },
+      { value: "12", tolerance: "0.5" },
+      { value: "0.5", tolerance: "0" },
+    ]) {
+      const seen = parsedAnswers(gold, answers);
+      expect(seen).toHaveLength(3);
+      // sign, integer digits, the point and FRAC fraction digits at most
+      for (const a of seen) expect(a.length - a.indexOf(".") - 1).toBeLessThanOrEqual(FRAC);
+    }
+  });
+
+  it("numeric: the credit is the exact comparison's for long answers on both sides of every grid point", () => {
+    const next = rng(3610);
+    const digits = (n: number): string =>
+      Array.from({ length: n }, () => String(Math.floor(next() * 10))).join("");
+    /** A decimal as plain text with exactly its scale's fraction digits. */
+    const text = (d: { coef: bigint; scale: number }): string => {
+      const m = (d.coef < 0n ? -d.coef : d.coef).toString().padStart(d.scale + 1, "0");
+      return `${d.coef < 0n ? "-" : ""}${m.slice(0, m.length - d.scale)}.${m.slice(m.length - d.scale)}`;
+    };
+    let within = 0;
+    let cases = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      // a gold and a tolerance of up to FRAC fraction digits; answers at its ends, one grid step either
+      // side, and those with tails of zeros or of other digits past FRAC
+      const scale = Math.floor(next() * (FRAC + 1));
+      const sign = next() < 0.5 ? -1n : 1n;
+      const g = { coef: sign * BigInt(digits(1 + Math.floor(next() * 3)) + digits(scale)), scale };
+      const t = { coef: BigInt(Math.floor(next() * 3)), scale };
+      const [value, tolerance] = [text(g), text(t)];
+      for (const k of [-1n, 0n, 1n])
+        for (const end of [g.coef - t.coef, g.coef + t.coef]) {
+          const base = text({ coef: (end + k) * 10n ** BigInt(FRAC - scale), scale: FRAC });
+          for (const tail of ["", "0".repeat(40), "0".repeat(30) + "1", digits(60), "9".repeat(50)]) {
+            const answer = base + tail;
+            const exact = withinTolerance(
+              parseExactDecimal(answer),
+              parseExactDecimal(value),
+              parseExactDecimal(tolerance),
+            );
+            expect(
+              grade("numeric", { value, tolerance }, answer).toString(),
+              `${answer} vs ${value} +- ${tolerance}`,
+            ).toBe(exact ? "1/1" : "0/1");
+            cases++;
+            if (exact) within++;
+          }
+        }
+    }
+    // the cases did land on both sides
+    expect(within).toBeGreaterThan(cases / 10);
+    expect(cases - within).toBeGreaterThan(cases / 10);
+  });
+
+  it("json_fields: an answer number is compared by its value key, never aligned to the gold's scale", () => {
+    const gold = prepareGold("json_fields", { fields: { v: 1.5, w: 250, n: 0 } });
+    aligned.count = 0;
+    for (const v of ["1e-99999", "1e99999", "15e-1", "1.50", "-0e5", "0.15e1"])
+      gradePrepared(gold, `{"v":${v},"w":${v},"n":${v}}`);
+    expect(aligned.count).toBe(0);
+    expect(gradePrepared(gold, '{"v":0.15e1,"w":25.0e1,"n":-0e99}').toString()).toBe("1/1");
+    expect(gradePrepared(gold, '{"v":1e-99999,"w":2.5000001,"n":1e-100001}').toString()).toBe("0/1");
+  });
+
+  it("json_fields: the value key agrees with the exact comparison over random lexemes", () => {
+    const next = rng(3611);
+    const lexeme = (): string => {
+      const int = next() < 0.3 ? "0" : String(Math.floor(next() * 1000));
+      const frac =
+        next() < 0.5 ? "" : "." + "0".repeat(Math.floor(next() * 3)) + String(Math.floor(next() * 100));
+      const exp = next() < 0.4 ? "" : `e${["", "+", "-"][Math.floor(next() * 3)]}${Math.floor(next() * 6)}`;
+      return `${next() < 0.3 ? "-" : ""}${int}${frac}${exp}`;
+    };
+    let equal = 0;
+    for (let i = 0; i < 3000; i++) {
+      const [a, b] = [lexeme(), lexeme()];
+      const same =
+        evidence.compareDecimals(parseExactDecimal(a, "$", true), parseExactDecimal(b, "$", true)) === 0;
+      expect(evidence.decimalLexemeKey(a) === evidence.decimalLexemeKey(b), `${a} vs ${b}`).toBe(same);
+      if (same) equal++;
+      expect(evidence.decimalKey(parseExactDecimal(a, "$", true))).toBe(evidence.decimalLexemeKey(a));
+    }
+    expect(equal).toBeGreaterThan(10);
   });
 });
 

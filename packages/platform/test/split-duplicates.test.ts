@@ -11,6 +11,7 @@ import {
   benchmarkConfig,
   bankOrder,
   planTestSet,
+  promptSamenessKeys,
   publicCount,
   splitCut,
   type PublishOptions,
@@ -169,5 +170,82 @@ describe("identical prompts land on one side of the split (probe36 A-F5)", () =>
       rounded_public_count: 2,
       message: "no two rows render the same prompt",
     });
+  });
+});
+
+describe("prompts that are the same text in another Unicode form land on one side too (probe36 V-F9)", () => {
+  /** The same words, precomposed (NFC) and decomposed (NFD): each pair renders alike. */
+  const FORMS = ["caf\u00e9", "cafe\u0301", "\u00c5ngstr\u00f6m", "A\u030angstro\u0308m", "plain", "other"];
+
+  /** Prompts on both sides of the split once NFC-normalised (none may be). */
+  const splitForms = (rows: { prompt: string; visibility: string }[]): string[] =>
+    splitPrompts(rows.map((r) => ({ ...r, prompt: r.prompt.normalize("NFC") })));
+
+  it("the prober's NFC/NFD pair is one group, named in the answer, in every bank order", () => {
+    const before: string[] = [];
+    for (let tag = 0; tag < 40; tag++) {
+      // ten distinct prompts, of which row 0 and row 9 are the same word in two forms
+      const qs = Array.from({ length: 10 }, (_, i) => `w${i}-${tag}`);
+      qs[0] = `caf\u00e9-${tag}`;
+      qs[9] = `cafe\u0301-${tag}`;
+      const rows: DatasetRow[] = qs.map((q, i) => ({
+        decision_ts: `2026-01-${String(i + 1).padStart(2, "0")}`,
+        payload: { q },
+        label: "yes",
+      }));
+      const plan = planTestSet(rows, benchmarkConfig({ ...DUP, public_fraction: "0.5" }), () =>
+        "00".repeat(32),
+      );
+      // before the fix, the byte-for-byte grouping left the pair split in about half of these banks
+      if (splitForms(plan.rows).length > 0) before.push(`tag ${tag}`);
+      expect(plan.duplicate_prompts.groups, `tag ${tag}`).toBe(1);
+      expect(plan.duplicate_prompts.examples, `tag ${tag}`).toEqual([[0, 9]]);
+      expect(plan.duplicate_prompts.message).toMatch(/or the same text in another Unicode form/);
+    }
+    expect(before).toEqual([]);
+  });
+
+  it("random datasets of mixed forms: no equivalent prompt on both sides, the cut as the rule says", () => {
+    const next = rng(369);
+    const fractions = ["0.1", "0.25", "0.5", "0.75", "0.9"];
+    let moved = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 2 + Math.floor(next() * 10);
+      const qs = Array.from({ length: n }, () => FORMS[Math.floor(next() * FORMS.length)]!);
+      const rows: DatasetRow[] = qs.map((q, i) => ({
+        decision_ts: `2026-01-${String(i + 1).padStart(2, "0")}`,
+        payload: { q },
+        label: next() < 0.5 ? "blue" : "red",
+      }));
+      const fraction = fractions[Math.floor(next() * fractions.length)]!;
+      const plan = planTestSet(rows, benchmarkConfig({ ...DUP, public_fraction: fraction }), () =>
+        "00".repeat(32),
+      );
+      const what = `trial ${trial}: ${JSON.stringify(qs)} at ${fraction}`;
+      expect(splitForms(plan.rows), what).toEqual([]);
+      // each NFC word's rows are adjacent in the committed order
+      const words = plan.rows.map((r) => r.prompt.normalize("NFC"));
+      const runs = words.filter((w, i) => i === 0 || words[i - 1] !== w);
+      expect(new Set(runs).size, what).toBe(runs.length);
+      const nfcGroups = [...new Set(words)].map((w) => words.filter((x) => x === w).length);
+      expect(plan.duplicate_prompts.groups, what).toBe(nfcGroups.filter((k) => k > 1).length);
+      if (plan.public_count !== publicCount(n, fraction)) moved++;
+    }
+    expect(moved).toBeGreaterThan(10);
+  });
+
+  it("a bank without equivalent prompts keeps the prompt_hash order; a long combining run is keyed by itself", () => {
+    const prompts = ["Q a", "Q b", "Q c", "Q d", "Q e"];
+    const hashes = prompts.map((q) => promptHash(q));
+    const keys = promptSamenessKeys(prompts, hashes);
+    expect(keys).toEqual(hashes);
+    expect(bankOrder(hashes, keys)).toEqual(bankOrder(hashes));
+    const sorted = [...hashes].sort();
+    expect(bankOrder(hashes).map((i) => hashes[i])).toEqual(sorted);
+    // NFD text is keyed by its NFC form's hash
+    expect(promptSamenessKeys(["cafe\u0301"], [promptHash("cafe\u0301")])).toEqual([promptHash("caf\u00e9")]);
+    // 40 combining marks in a row: never normalised (quadratic), keyed by its own hash
+    const marks = "a" + "\u0301\u0300".repeat(20);
+    expect(promptSamenessKeys([marks], [promptHash(marks)])).toEqual([promptHash(marks)]);
   });
 });

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { EvidenceError, appendPath } from "../errors.js";
-import { addDecimals, integerDecimal, parseExactDecimal, type ExactDecimal } from "../decimal.js";
+import { addDecimals, decimalKey, integerDecimal, parseExactDecimal, type ExactDecimal } from "../decimal.js";
 import {
   JsonFloat,
   canonicalJsonString,
@@ -80,7 +80,8 @@ interface JsonFieldsGold {
 }
 type FieldExpectation =
   | { t: "string"; norm: string }
-  | { t: "number"; value: ExactDecimal }
+  /** `key`: the expected value's {@link decimalKey} (equal keys, equal values) */
+  | { t: "number"; key: string }
   | { t: "canonical"; text: string };
 /** Gold prepared for grading (validated, normalised once). */
 export type PreparedGold = ExactGold | NumericGold | ContainsAllGold | JsonFieldsGold;
@@ -197,7 +198,7 @@ export function prepareGold(graderType: string, gold: unknown, path = "$"): Prep
           const p = appendPath(fp, name);
           if (typeof exp === "string") return [name, { t: "string", norm: norm(exp) }];
           if (typeof exp === "number" || typeof exp === "bigint" || exp instanceof JsonFloat)
-            return [name, { t: "number", value: goldNumber(exp, p, "expected value") }];
+            return [name, { t: "number", key: decimalKey(goldNumber(exp, p, "expected value")) }];
           let text: string;
           try {
             text = canonicalJsonString(exp);

@@ -4,10 +4,10 @@
  */
 import { EvidenceError } from "../errors.js";
 import {
-  compareDecimals,
+  decimalKey,
+  decimalLexemeKey,
   integerDecimal,
   parseExactDecimal,
-  parseNormalizedDecimal,
   withinTolerance,
   type ExactDecimal,
 } from "../decimal.js";
@@ -22,39 +22,39 @@ import {
 } from "../json/index.js";
 import { firstLongNonStarterRun, type NonStarterRun } from "./stream-safe.js";
 import { norm, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
-import { NUMERIC_GOLD_MAX_INT_DIGITS, type PreparedGold, prepareGold } from "./gold.js";
+import {
+  NUMERIC_GOLD_MAX_FRAC_DIGITS,
+  NUMERIC_GOLD_MAX_INT_DIGITS,
+  type PreparedGold,
+  prepareGold,
+} from "./gold.js";
 
 const ONE = new Fraction(1n);
 const ZERO = new Fraction(0n);
 
-/** Exact value of a number in a parsed json_fields answer: the exact decimal of its own JSON text. */
-function answerNumber(v: JsonValue): ExactDecimal | null {
-  if (typeof v === "number") return Number.isSafeInteger(v) ? integerDecimal(BigInt(v)) : null;
-  if (typeof v === "bigint") return integerDecimal(v);
-  if (v instanceof JsonFloat) {
-    try {
-      return parseNormalizedDecimal(v.lexeme, "$");
-    } catch (e) {
-      // A normalised exponent beyond +-100000 (e.g. 1e-200000; 0e-200000 is 0): no gold value can equal
-      // it (a gold number is a binary64's rendering, an integer or a plain decimal, all far shorter)
-      if (e instanceof EvidenceError) return null;
-      throw e;
-    }
-  }
+/**
+ * The value key ({@link decimalLexemeKey}) of a number in a parsed json_fields answer: the exact decimal of
+ * its own JSON text, compared with the gold's key without expanding an exponent (probe36 V-F10); `null`
+ * (equal to no gold) for a JSON number read as an unsafe binary64 or an exponent past 15 digits.
+ */
+function answerNumberKey(v: JsonValue): string | null {
+  if (typeof v === "number") return Number.isSafeInteger(v) ? decimalKey(integerDecimal(BigInt(v))) : null;
+  if (typeof v === "bigint") return decimalKey(integerDecimal(v));
+  if (v instanceof JsonFloat) return decimalLexemeKey(v.lexeme, "$");
   return null;
 }
 
 /** A json_fields answer value as it is compared: a string's `norm`, a number's value, else canonical JSON. */
 type AnswerSide =
   | { t: "string"; norm: string }
-  | { t: "number"; value: ExactDecimal | null }
+  | { t: "number"; key: string | null }
   | { t: "canonical"; text: string };
 
 /** The comparable side of one json_fields answer value (SPEC 5), computed from the value alone. */
 function answerSide(v: JsonValue): AnswerSide {
   if (typeof v === "string") return { t: "string", norm: norm(v) };
   if (typeof v === "number" || typeof v === "bigint" || v instanceof JsonFloat)
-    return { t: "number", value: answerNumber(v) };
+    return { t: "number", key: answerNumberKey(v) };
   return { t: "canonical", text: canonicalJsonString(v) };
 }
 
@@ -126,6 +126,28 @@ function answerIntDigits(t: string): number {
 }
 
 /**
+ * Whether a numeric answer (SPEC 5 syntax, trimmed) is within the gold's tolerance, exactly, in time
+ * linear in the answer (probe36 V-F10): fraction digits past `S = max(NUMERIC_GOLD_MAX_FRAC_DIGITS, the
+ * gold's and the tolerance's scales)` are not parsed. `[value - tolerance, value + tolerance]` has its ends
+ * on the grid of step `10^-S`; an answer whose digits past `S` are not all zero lies strictly between
+ * two neighbours of that grid (its digits to `S`, and one step further from zero), so it is within exactly
+ * when both are. For every gold `validateGold` accepts, `S` is the constant, so the work depends on the
+ * answer alone (SPEC 6.1; probe28 A-F6).
+ */
+function numericAnswerWithin(t: string, gold: Extract<PreparedGold, { kind: "numeric" }>): boolean {
+  const within = (a: ExactDecimal): boolean => withinTolerance(a, gold.value, gold.tolerance);
+  const dot = t.indexOf(".");
+  const s = Math.max(NUMERIC_GOLD_MAX_FRAC_DIGITS, gold.value.scale, gold.tolerance.scale);
+  if (dot === -1 || t.length - dot - 1 <= s) return within(parseExactDecimal(t));
+  const head = parseExactDecimal(t.slice(0, dot + 1 + s)); // scale s
+  let rest = false;
+  for (let i = dot + 1 + s; i < t.length && !rest; i++) rest = t.charCodeAt(i) !== 0x30;
+  if (!rest) return within(head);
+  const away = { coef: head.coef + (t.charCodeAt(0) === 0x2d ? -1n : 1n), scale: s };
+  return within(head) && within(away);
+}
+
+/**
  * Grade one answer with prepared gold (see {@link prepareGold}). Which work is done (parsing a numeric
  * answer, normalising a text) is decided from the answer alone, never from a published gold, so a
  * grading's duration tells nothing of a private task's gold while the benchmark is open (SPEC 6.1;
@@ -142,7 +164,7 @@ export function gradePrepared(gold: PreparedGold, answer: string | null): Credit
       const t = trimWhiteSpace(answer);
       if (!NUMERIC_ANSWER_RE.test(t)) return ZERO;
       if (answerIntDigits(t) > Math.max(NUMERIC_GOLD_MAX_INT_DIGITS, gold.maxIntDigits)) return ZERO;
-      return withinTolerance(parseExactDecimal(t), gold.value, gold.tolerance) ? ONE : ZERO;
+      return numericAnswerWithin(t, gold) ? ONE : ZERO;
     }
     case "contains_all": {
       const na = norm(answer);
@@ -172,7 +194,7 @@ export function gradePrepared(gold: PreparedGold, answer: string | null): Credit
         if (exp.t === "string") {
           if (g.t === "string" && g.norm === exp.norm) hits++;
         } else if (exp.t === "number") {
-          if (g.t === "number" && g.value !== null && compareDecimals(g.value, exp.value) === 0) hits++;
+          if (g.t === "number" && g.key === exp.key) hits++;
         } else if (g.t === "canonical" && g.text === exp.text) {
           hits++;
         }

@@ -4,6 +4,7 @@
 import {
   canonicalHash,
   commitTestSet,
+  firstLongNonStarterRun,
   keccak256Hex,
   PACK_LIMITS,
   promptHash,
@@ -111,36 +112,62 @@ export interface PlannedTestSet {
 }
 
 /**
- * The bank order (SPEC 3 ordinals, SPEC 6.1): row indexes sorted by `prompt_hash` ascending, identical
- * prompts by their position in the uploaded dataset (so they are adjacent, and {@link splitCut} keeps
- * each group on one side of the split). Computed from prompts only: no label moves a row.
- * @param promptHashes `prompt_hash` per row, in upload order (bare lowercase hex, SPEC 3)
+ * The sameness key of each prompt (probe36 A-F5, V-F9): two rows are the same task to a model when their
+ * prompts are identical or canonically equivalent (the same text in another Unicode form: NFC `café` and
+ * NFD `cafe\u0301` render alike). The key is the `prompt_hash` of the prompt's NFC form, the prompt's own
+ * `prompt_hash` when it is in NFC already. A prompt with a run of more than `MAX_NON_STARTER_RUN` combining
+ * characters is keyed by itself (NFC sorts such a run in time quadratic in its length; probe36 A-F9).
+ * @param prompts the rendered prompts, in upload order
+ * @param promptHashes `prompt_hash` per row, in upload order
+ * @returns the key per row, in upload order: equal keys mean equivalent prompts
  */
-export function bankOrder(promptHashes: readonly string[]): number[] {
+export function promptSamenessKeys(prompts: readonly string[], promptHashes: readonly string[]): string[] {
+  return prompts.map((prompt, i) => {
+    if (firstLongNonStarterRun(prompt) !== null) return promptHashes[i]!;
+    const nfc = prompt.normalize("NFC");
+    return nfc === prompt ? promptHashes[i]! : promptHash(nfc);
+  });
+}
+
+/**
+ * The bank order (SPEC 3 ordinals, SPEC 6.1): row indexes sorted by `prompt_hash` ascending, identical
+ * prompts by their position in the uploaded dataset; a group of equivalent prompts (equal
+ * {@link promptSamenessKeys}) sorts as its lowest `prompt_hash`, so it is adjacent and {@link splitCut}
+ * keeps it on one side of the split (with no equivalent prompts this is the `prompt_hash` order itself).
+ * Computed from prompts only: no label moves a row.
+ * @param promptHashes `prompt_hash` per row, in upload order (bare lowercase hex, SPEC 3)
+ * @param keys {@link promptSamenessKeys} per row, in upload order (the hashes themselves when omitted)
+ */
+export function bankOrder(promptHashes: readonly string[], keys: readonly string[] = promptHashes): number[] {
+  const lowest = new Map<string, string>();
+  keys.forEach((key, i) => {
+    const h = promptHashes[i]!;
+    const seen = lowest.get(key);
+    if (seen === undefined || h < seen) lowest.set(key, h);
+  });
+  const groupHash = keys.map((key) => lowest.get(key)!);
+  const cmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
   return promptHashes
     .map((_, i) => i)
-    .sort((a, b) => {
-      const x = promptHashes[a]!;
-      const y = promptHashes[b]!;
-      return x < y ? -1 : x > y ? 1 : a - b;
-    });
+    .sort((a, b) => cmp(groupHash[a]!, groupHash[b]!) || cmp(promptHashes[a]!, promptHashes[b]!) || a - b);
 }
 
 /**
  * The public/private cut of a bank (SPEC 6.1; probe36 A-F5): how many tasks, from ordinal 0, are public.
  * The one rule: the group boundary nearest `target` (`round(n * public_fraction)`, {@link publicCount}),
- * the lower on a tie. Identical prompts are adjacent in the bank order ({@link bankOrder}) and are
- * indistinguishable tasks: a group cut in two had a public copy whose credit (a run's `score_public`,
+ * the lower on a tie. Identical (or canonically equivalent, {@link promptSamenessKeys}) prompts are
+ * adjacent in the bank order ({@link bankOrder}) and are indistinguishable tasks: a group cut in two had a public copy whose credit (a run's `score_public`,
  * `per_task`) was its private twin's, read off while open. So every group lies whole on one side. A
- * boundary is 0, n, or an ordinal whose prompt differs from the one before; 0 and n count as any other
+ * boundary is 0, n, or an ordinal whose key differs from the one before; 0 and n count as any other
  * (no minimum or maximum applies: `round` already makes 3 rows at 0.1 all private), so a bank of one
  * prompt is all private or all public. Computed from prompts only: no label moves the cut.
- * @param promptHashesInBankOrder `prompt_hash` per ordinal ({@link bankOrder}'s order)
+ * @param keysInBankOrder {@link promptSamenessKeys} per ordinal ({@link bankOrder}'s order): equal
+ *   adjacent keys are one group
  * @param target the public tasks `public_fraction` asks for, 0..n ({@link publicCount})
  * @returns the public tasks, 0..n: `target` itself when no group spans it
  */
-export function splitCut(promptHashesInBankOrder: readonly string[], target: number): number {
-  const h = promptHashesInBankOrder;
+export function splitCut(keysInBankOrder: readonly string[], target: number): number {
+  const h = keysInBankOrder;
   const n = h.length;
   const boundary = (i: number): boolean => i <= 0 || i >= n || h[i - 1] !== h[i];
   if (boundary(target)) return target;
@@ -151,9 +178,12 @@ export function splitCut(promptHashesInBankOrder: readonly string[], target: num
   return target - lo <= hi - target ? lo : hi;
 }
 
-/** The rows of a test set that render an identical prompt (in the publish answer, for its author only). */
+/**
+ * The rows of a test set that render an identical prompt, or a canonically equivalent one
+ * ({@link promptSamenessKeys}), in the publish answer, for its author only.
+ */
 export interface DuplicatePrompts {
-  /** Groups of two or more rows rendering the identical prompt. */
+  /** Groups of two or more rows rendering the identical (or an equivalent) prompt. */
   groups: number;
   /** The rows in those groups. */
   rows: number;
@@ -172,26 +202,26 @@ export interface DuplicatePrompts {
 export const DUPLICATE_EXAMPLES = 5;
 
 /**
- * The groups of identical prompts of a bank, for the publish answer (probe36 A-F5): identical prompts are
- * indistinguishable tasks, which {@link splitCut} keeps on one side of the split; the author learns how
+ * The groups of identical (or equivalent, {@link promptSamenessKeys}) prompts of a bank, for the publish
+ * answer (probe36 A-F5, V-F9): such prompts are indistinguishable tasks, which {@link splitCut} keeps on one side of the split; the author learns how
  * many there are and where, so a template that drops a distinguishing field is seen at publish.
- * @param order {@link bankOrder} of `promptHashes`
- * @param promptHashes `prompt_hash` per row, in upload order
+ * @param order {@link bankOrder} of the rows
+ * @param keys {@link promptSamenessKeys} per row, in upload order
  * @param target `round(n * public_fraction)`
  * @param cut {@link splitCut}'s public tasks
  */
 export function duplicatePrompts(
   order: readonly number[],
-  promptHashes: readonly string[],
+  keys: readonly string[],
   target: number,
   cut: number,
 ): DuplicatePrompts {
   const groups: number[][] = [];
   for (let i = 0; i < order.length; ) {
     let j = i + 1;
-    while (j < order.length && promptHashes[order[j]!] === promptHashes[order[i]!]) j++;
-    // ties are in upload order (bankOrder), so each group's indexes ascend
-    if (j - i > 1) groups.push(order.slice(i, j));
+    while (j < order.length && keys[order[j]!] === keys[order[i]!]) j++;
+    // a group's equivalent prompts are in prompt_hash order (bankOrder): its row indexes, ascending
+    if (j - i > 1) groups.push(order.slice(i, j).sort((a, b) => a - b));
     i = j;
   }
   const rows = groups.reduce((sum, g) => sum + g.length, 0);
@@ -208,8 +238,8 @@ export function duplicatePrompts(
   const message =
     groups.length === 0
       ? "no two rows render the same prompt"
-      : `${groups.length} group${groups.length === 1 ? "" : "s"} of rows render an identical prompt (${rows} rows; row indexes ${named}): ` +
-        `identical prompts are indistinguishable tasks, so each group is kept whole on one side of the public/private split${moved}. ` +
+      : `${groups.length} group${groups.length === 1 ? "" : "s"} of rows render an identical prompt, or the same text in another Unicode form (${rows} rows; row indexes ${named}): ` +
+        `such prompts are indistinguishable tasks, so each group is kept whole on one side of the public/private split${moved}. ` +
         "A template rendering every field that tells the rows apart avoids them.";
   return { groups: groups.length, rows, examples, rounded_public_count: target, message };
 }
@@ -324,9 +354,12 @@ export function planTestSet(
   }
   // the template and the rows were checked well-formed: every prompt has a UTF-8 encoding
   const promptHashes = prompts.map((prompt) => promptHash(prompt));
-  const order = bankOrder(promptHashes);
-  const hashesInOrder = order.map((i) => promptHashes[i]!);
-  const nPublic = splitCut(hashesInOrder, rounded);
+  const keys = promptSamenessKeys(prompts, promptHashes);
+  const order = bankOrder(promptHashes, keys);
+  const nPublic = splitCut(
+    order.map((i) => keys[i]!),
+    rounded,
+  );
   refuseMorePublicPerRun(config, nPublic, rows.length, rounded);
   const testSet = order.map((rowIndex, ordinal) => ({
     ordinal,
@@ -362,8 +395,8 @@ export function planTestSet(
     public_count: nPublic,
     root: c.root,
     leaf_count: c.leafCount,
-    bank_digest: bankDigest(hashesInOrder),
-    duplicate_prompts: duplicatePrompts(order, promptHashes, rounded, nPublic),
+    bank_digest: bankDigest(order.map((i) => promptHashes[i]!)),
+    duplicate_prompts: duplicatePrompts(order, keys, rounded, nPublic),
   };
 }
 
