@@ -28,6 +28,7 @@ import type {
   BenchmarkListItem,
   FinalizeResult,
   Leaderboard,
+  PublishResult,
   RelayedClaim,
   Registration,
   RunView,
@@ -49,6 +50,7 @@ export type {
   BenchmarkDetail,
   FinalizeResult,
   Leaderboard,
+  PublishResult,
   RelayedClaim,
   Registration,
   RunView,
@@ -541,10 +543,11 @@ export class BenchBountyClient {
   }> {
     return this.request("POST", "/api/v1/datasets", dataset);
   }
-  publish(
-    datasetId: string,
-    options: Record<string, unknown>,
-  ): Promise<BenchmarkDetail & { disclosure: string; dataset_id: string }> {
+  /**
+   * Publishes the dataset's benchmark (its owner only): the detail plus the publication
+   * (`PublishResult`: `dataset_id`, `disclosure`, `duplicate_prompts` for the author only, ...).
+   */
+  publish(datasetId: string, options: Record<string, unknown>): Promise<BenchmarkDetail & PublishResult> {
     return this.request("POST", `/api/v1/datasets/${enc(datasetId)}/benchmark`, options);
   }
   attachBounty(

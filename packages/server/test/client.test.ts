@@ -1,7 +1,7 @@
 /** The typed client against a live server: the competitor walk and refusals as ApiError. */
 import { ApiError, BenchBountyClient } from "@bench-bounty/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { citiesAnswer, publishCities, useLive } from "./helpers.js";
+import { CITIES_PUBLISH, citiesAnswer, citiesDataset, publishCities, useLive } from "./helpers.js";
 
 const live = useLive();
 let slug: string;
@@ -34,6 +34,24 @@ describe("@bench-bounty/client", () => {
     });
     expect(await anon.entries(slug, { offset: 1 })).toMatchObject({ entries: [], offset: 1, total_rows: 1 });
     expect(await anon.awardEvidence(slug)).toMatchObject({ kind: "unavailable", reason: "no_commitment" });
+  });
+  // probe36 g36's note: the publish answer's type lacked duplicate_prompts (the author's groups)
+  it("publishes as the dataset's owner: the answer carries the disclosure and the duplicate-prompt groups", async () => {
+    const anon = new BenchBountyClient({ baseUrl: live.url });
+    const author = anon.withKey((await anon.register({ name: "client-author" })).api_key);
+    const ds = await author.createDataset(citiesDataset(4, "client-pub"));
+    const stranger = anon.withKey((await anon.register({ name: "client-stranger" })).api_key);
+    await expect(stranger.publish(ds.dataset_id, CITIES_PUBLISH)).rejects.toMatchObject({ status: 403 });
+    const pub = await author.publish(ds.dataset_id, CITIES_PUBLISH);
+    expect(pub.dataset_id).toBe(ds.dataset_id);
+    expect(pub.disclosure).toMatch(/prompt_hash/);
+    expect(pub.duplicate_prompts).toMatchObject({
+      groups: 0,
+      rows: 0,
+      examples: [],
+      rounded_public_count: 2,
+    });
+    expect(pub.public_count + pub.private_count).toBe(4);
   });
   // keys29 item 1: the client had no key methods
   it("issues a key and revokes the old one by its prefix; the last active key and a whole key are refused", async () => {
