@@ -1085,6 +1085,11 @@ describe("a pack with a malformed address or digest: exit 1 in every mode (probe
           });
           expect(agreement.reasons[0]).toMatch(reason);
         }
+        // receipt_anchors names where the pack states the hash it could not read (j36's note)
+        if (what.includes("receipt_hash") && modes[i]![0].includes("--rpc"))
+          expect(report.facts.receipt_anchors.reasons.join("\n")).toMatch(
+            /^\$\.winners\[0\]\.receipt_hash 0 is not a bytes32$/m,
+          );
       }
     }, 240_000);
 });

@@ -6,8 +6,8 @@
  * @packageDocumentation
  */
 import { ANCHOR_KINDS, anchorKindName, anchorKindServes, type AnchorKindName } from "@bench-bounty/contracts";
-import { appendPath } from "@bench-bounty/evidence";
 import { bytes32 } from "../onchain/context.js";
+import { receiptHashStatedAt } from "../pack.js";
 import { A_BYTES32, obj, packValueRefused, s, type Disagreements, type IndexerWalk } from "./context.js";
 
 /** Anchor routes read at once. */
@@ -32,15 +32,9 @@ interface AnchorExpectation {
  * the verifier computed (the pack's: always a bytes32).
  */
 function statedDigest(walk: IndexerWalk, c: AnchorExpectation): { path: string; value: string } | null {
-  const { benchmark, winners, rank_derivation } = walk.view;
-  if (c.kind === "commitment") return { path: "$.benchmark.commit_root", value: benchmark.commit_root };
-  if (c.kind !== "receipt") return null;
-  const stating = [...winners, ...rank_derivation.rows].find(
-    (x) => x.receipt_hash.toLowerCase() === c.digest,
-  );
-  return stating === undefined
-    ? null
-    : { path: appendPath(stating.path, "receipt_hash"), value: stating.receipt_hash };
+  if (c.kind === "commitment")
+    return { path: "$.benchmark.commit_root", value: walk.view.benchmark.commit_root };
+  return c.kind === "receipt" ? receiptHashStatedAt(walk.view, c.digest) : null;
 }
 
 /** The anchors the pack names, as the indexer must serve them. */

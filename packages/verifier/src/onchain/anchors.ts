@@ -18,7 +18,7 @@ import { ANCHOR_KINDS, anchorKindName, anchorKindServes, anchorRegistryAbi } fro
 import type { Address, Hex } from "viem";
 import { sameHex } from "../compare.js";
 import { fact, factFrom, type Fact } from "../facts.js";
-import type { AnchorRef } from "../pack.js";
+import { receiptHashStatedAt, type AnchorRef } from "../pack.js";
 import { addr, bytes32, type AnchorRecord, type ChainFacts, type ChainWalk } from "./context.js";
 import { exactEventLog } from "./logs.js";
 
@@ -127,8 +127,13 @@ async function receiptAnchors(walk: ChainWalk, registry: Address): Promise<Fact>
   let ok = 0;
   hashes.forEach((h, i) => {
     const a = results[i];
-    if (a === null || a === undefined) problems.push(`receipt hash ${h} is not a bytes32`);
-    else if (a.blockNumber === 0n) problems.push(`receipt ${h}: not anchored on ${registry}`);
+    if (a === null || a === undefined) {
+      // a receipt hash the pack states that keys no read: named where the pack states it (j36's note)
+      const at = receiptHashStatedAt(walk.view, h);
+      problems.push(
+        at === null ? `receipt hash ${h} is not a bytes32` : `${at.path} ${at.value} is not a bytes32`,
+      );
+    } else if (a.blockNumber === 0n) problems.push(`receipt ${h}: not anchored on ${registry}`);
     else if (a.blockNumber > awardBlock)
       problems.push(`receipt ${h}: anchored in block ${a.blockNumber}, after the award block ${awardBlock}`);
     // the kind rule of every reader (`anchorKindServes`): anchored first by someone with another kind (a

@@ -174,6 +174,23 @@ export interface PackView {
   canonical?: CanonicalSource;
 }
 
+/**
+ * Where the pack states a receipt hash: the JSON path of the first winner's, else the first rank row's,
+ * `receipt_hash` equal to `digest` (either case), and the value as written there; null when none does.
+ * @param digest a receipt hash, lower case (as `receiptHashes` of the walk holds them)
+ */
+export function receiptHashStatedAt(
+  view: Pick<PackView, "winners" | "rank_derivation">,
+  digest: string,
+): { path: string; value: string } | null {
+  const stating = [...view.winners, ...view.rank_derivation.rows].find(
+    (x) => x.receipt_hash.toLowerCase() === digest,
+  );
+  return stating === undefined
+    ? null
+    : { path: appendPath(stating.path, "receipt_hash"), value: stating.receipt_hash };
+}
+
 /** The keys of SPEC 8, in order. */
 export const PACK_KEYS = [
   "benchmark",
