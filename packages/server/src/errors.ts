@@ -23,6 +23,9 @@ export type EdgeErrorCode =
   | "server_busy"
   | "request_aborted"
   | "invalid_request_target"
+  | "malformed_http"
+  | "request_headers_too_large"
+  | "request_header_timeout"
   | "not_found"
   | "method_not_allowed"
   | "cross_origin_write"
@@ -78,6 +81,10 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   server_busy: 503,
   request_aborted: 400,
   invalid_request_target: 400,
+  // refused by Node's HTTP parser before any handler (probe37 A-N1): bad framing, oversized head, slow head
+  malformed_http: 400,
+  request_headers_too_large: 431,
+  request_header_timeout: 408,
   not_found: 404,
   method_not_allowed: 405,
   // a write sent by a web page of another origin (probe30 A-F2)
