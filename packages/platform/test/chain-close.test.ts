@@ -126,6 +126,38 @@ describe("the close by the chain's clock (probe33 A-F2)", () => {
     }
   }, 120_000);
 
+  // e36's note on probe36 A-F4: two processes with the chain on one store, this one's RPC lagging behind
+  // the other's; the other saw the close (and revealed the private credits), so this one must take nothing
+  it("a write takes the store's close mark another process with the chain raised past closes_at", async () => {
+    const { platform, slug, closesAt } = await lockedBenchmark(7, "chain-mark", 600);
+    try {
+      const first = await platform.startRun(slug, "first");
+      const store = platform.real.ctx.store;
+      const chainId = platform.real.ctx.chain!.config.chainId;
+      // a mark below closes_at closes nothing
+      await store.anchors.raiseCloseChainTime(chainId, BigInt(closesAt - 100));
+      await platform.submit(first.run.id, [
+        { ordinal: first.tasks[0]!.ordinal, answer_text: promptAgent(first.tasks[0]!.prompt) },
+      ]);
+      // the other process's mark: its chain read a block past closes_at; this process's chain is before it
+      await store.anchors.raiseCloseChainTime(chainId, BigInt(closesAt + 3));
+      const answer = await rejection(
+        platform.submit(first.run.id, [
+          { ordinal: first.tasks[1]!.ordinal, answer_text: promptAgent(first.tasks[1]!.prompt) },
+        ]),
+      );
+      expect(answer).toMatchObject({
+        code: "benchmark_closed",
+        details: { closed_by: "chain_clock", chain_time: closesAt + 3 },
+      });
+      expect((await platform.runAnswers(first.run.id)).size).toBe(1);
+      expect((await rejection(platform.startRun(slug, "late"))).code).toBe("benchmark_closed");
+      expect(await platform.listRuns(slug, "late")).toEqual([]);
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
+
   it("a start whose chain-clock read fails is refused chain_error naming the close, nothing stored", async () => {
     const { platform, slug, closesAt } = await lockedBenchmark(3, "chain-down", 600);
     try {

@@ -248,7 +248,8 @@ async function chainlessCloseClock(
  * null when the chain cannot close it (not published, no bounty, already past `closes_at` by the wall
  * clock, or a chain of another id than the bounty's) or, for a `read`, when the chain did not answer in
  * time and the close had seen no chain time before. Never lower than a chain time the close saw before
- * in this process, by a read or a write ({@link closeClockSeen}, probe35 A-F2). In a process without a
+ * in this process, by a read or a write ({@link closeClockSeen}, probe35 A-F2), and for a `write` never
+ * lower than the store's mark, the highest chain time any process with the chain read (`AnchorsTable.closeChainTime`). In a process without a
  * chain: the store's mark of the chain's clock, or a refused write ({@link chainlessCloseClock}, probe36
  * A-F4; null on a store never used on a chain).
  * @param by unix ms (wall clock): a `read`'s deadline (default {@link OPEN_READ_WAIT_MS} from now)
@@ -278,7 +279,11 @@ export async function closingChainTime(
       { slug: b.slug, closes_at: b.bounty.closes_at },
     );
   }
-  return closeClockSeen(ctx, chain, read);
+  // another process with this chain on the store (its RPC ahead of this one's, which lags) may have seen
+  // the close: a write takes the store's mark too, so what it judged closed takes no run or answer here
+  // (e36's note on probe36 A-F4)
+  const mark = await ctx.store.anchors.closeChainTime(chain.config.chainId);
+  return closeClockSeen(ctx, chain, mark !== null && mark > read ? mark : read);
 }
 
 /**
