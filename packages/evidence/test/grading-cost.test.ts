@@ -9,6 +9,7 @@
  * once, whatever the gold.
  */
 import { describe, expect, it, vi } from "vitest";
+import { rng } from "./rng.js";
 
 const parsed: string[] = [];
 /** How many times two decimals were compared by aligning their scales (`compareDecimals`). */
@@ -187,18 +188,6 @@ describe("numeric grading of answers far beyond every published gold (probe27 A-
       }
   });
 });
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("answers whose digits or exponent reach far past every gold are not expanded (probe36 V-F10)", () => {
   const FRAC = evidence.NUMERIC_GOLD_MAX_FRAC_DIGITS;

@@ -26,18 +26,6 @@ if (!hasPython) {
   );
 }
 
-/** mulberry32: a small seeded PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Gen {
   readonly r: () => number;
   constructor(seed: number) {
@@ -305,6 +293,7 @@ for line in sys.stdin.buffer.read().split(b"\n"):
     out.append(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8").hex())
 sys.stdout.write("\n".join(out))
 `;
+import { rng } from "./rng.js";
 
 describe("Python cross-check of canonical JSON (SPEC 2)", () => {
   it.skipIf(!hasPython)(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { norm, trimWhiteSpace } from "../src/index.js";
+import { rng } from "./rng.js";
 
 /** The SPEC 5 White_Space list, every character. */
 const WHITE_SPACE = [
@@ -18,17 +19,6 @@ const WHITE_SPACE = [
 /** The regex trimWhiteSpace used before probe36 A-F8 (quadratic on an inner run): the reference result. */
 const OLD_EDGES =
   /^[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\u0009-\u000d\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("trimWhiteSpace (probe36 A-F8)", () => {
   it("gives the old regex's result on random short strings of every White_Space character and others", () => {
