@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import {
   chainClock,
   chainConfig,
+  devChainArgs,
   openAt,
   publishLockAndRun,
   runCli,
@@ -43,16 +44,7 @@ async function awardableStore(operator: number, tag: string) {
     delete process.env.BENCH_BOUNTY_PUBLIC_URL;
     delete process.env.BENCH_BOUNTY_API_KEY;
     try {
-      return await runCli(
-        ...["award", slug, "--store", dir, "--rpc-url", dc.rpcUrl, ...extra],
-        ...[
-          "--bounty-contract",
-          dc.contracts.benchmarkBounty,
-          "--anchor-registry",
-          dc.contracts.anchorRegistry,
-        ],
-        ...["--usdc", dc.contracts.usdc],
-      );
+      return await runCli(...["award", slug, "--store", dir, ...extra], ...devChainArgs(dc, { usdc: true }));
     } finally {
       process.env = saved;
     }

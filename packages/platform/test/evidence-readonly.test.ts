@@ -15,6 +15,7 @@ import {
   chainClock,
   chainConfig,
   crashOnce,
+  devChainArgs,
   openAt,
   publishLockAndRun,
   runCli,
@@ -36,9 +37,7 @@ async function keylessEvidence(
   ...extra: string[]
 ) {
   // null: no contract options at all (the store's own read, as the probe ran it: probe26 C-F8)
-  const contracts = dc
-    ? ["--bounty-contract", dc.contracts.benchmarkBounty, "--anchor-registry", dc.contracts.anchorRegistry]
-    : [];
+  const contracts = dc ? devChainArgs(dc, { rpc: false }) : [];
   const saved = { ...process.env };
   delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
   delete process.env.BENCH_BOUNTY_RPC_URL;

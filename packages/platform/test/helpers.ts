@@ -348,6 +348,18 @@ export function promptAgent(prompt: string): string {
  * (240 s allowed) and an `afterAll` that stops it and then runs {@link cleanup}.
  * @returns a getter for the running chain, to call inside a test
  */
+/**
+ * The CLI options that point a command at `dc`: `--rpc-url` (unless `rpc` is false), `--bounty-contract`,
+ * `--anchor-registry` and, with `usdc`, `--usdc`.
+ */
+export function devChainArgs(dc: DevChain, opts: { rpc?: boolean; usdc?: boolean } = {}): string[] {
+  return [
+    ...(opts.rpc === false ? [] : ["--rpc-url", dc.rpcUrl]),
+    ...["--bounty-contract", dc.contracts.benchmarkBounty, "--anchor-registry", dc.contracts.anchorRegistry],
+    ...(opts.usdc === true ? ["--usdc", dc.contracts.usdc] : []),
+  ];
+}
+
 export function useDevChain(): () => DevChain {
   let dc: DevChain | undefined;
   beforeAll(async () => {

@@ -15,6 +15,7 @@ import { ChainGateway } from "../src/chain.js";
 import {
   chainConfig,
   cities,
+  devChainArgs,
   latestBlockTime,
   openAt,
   openTemp,
@@ -143,14 +144,7 @@ describe(
           slug,
           "--store",
           dir,
-          "--rpc-url",
-          dc.rpcUrl,
-          "--bounty-contract",
-          dc.contracts.benchmarkBounty,
-          "--anchor-registry",
-          dc.contracts.anchorRegistry,
-          "--usdc",
-          dc.contracts.usdc,
+          ...devChainArgs(dc, { usdc: true }),
           "--pool",
           "4", // other terms than the crashed lock's 5 USDC
           "--closes-at",

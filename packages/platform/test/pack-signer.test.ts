@@ -14,6 +14,7 @@ import {
   chainClock,
   chainConfig,
   crashOnce,
+  devChainArgs,
   openAt,
   publishLockAndRun,
   runCli,
@@ -77,18 +78,7 @@ describe(
       const saved = { ...process.env };
       process.env.BENCH_BOUNTY_PRIVATE_KEY = dc.accounts[13]!.privateKey;
       delete process.env.BENCH_BOUNTY_RPC_URL;
-      const cli = await runCli(
-        "evidence",
-        slug,
-        "--store",
-        dir,
-        "--rpc-url",
-        dc.rpcUrl,
-        "--bounty-contract",
-        dc.contracts.benchmarkBounty,
-        "--anchor-registry",
-        dc.contracts.anchorRegistry,
-      ).finally(() => {
+      const cli = await runCli("evidence", slug, "--store", dir, ...devChainArgs(dc)).finally(() => {
         process.env = saved;
       });
       expect(cli.code).toBe(1);
