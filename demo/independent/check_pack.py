@@ -12,7 +12,8 @@ Checks (SPEC section): pack hash (8); commitment root and leaf count from the re
 ranking digest (8); receipt hashes and answer digests of the winners (4); regrade of the winners'
 answers (all four graders) and their accuracy and public score (5, 6); every row's composite (6), and
 every receipt a row carries: its hash, its run, agent, benchmark and tasks, and the members the row
-repeats from it (4, 8); row order (7.1); winner selection (7.2); splits and payout rule (1), the two
+repeats from it (4, 8), a row that carries no receipt and is no winner's failing it (its values are the
+awarder's word, SPEC 8 making the receipt optional); row order (7.1); winner selection (7.2); splits and payout rule (1), the two
 pool figures (8), place amounts and winner amounts (7.3). With --rpc also:
 chain id, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx (winners, amounts,
 remainder, ranking digest), and the anchors of the commitment, the pack and the winners' receipts
@@ -1370,10 +1371,13 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
                 problems.append(f"{who}: regraded public score {pub} != receipt {rec['score_public']}")
     record("winners_regraded", problems, f"{graded} answers of {len(winners)} winners: digests, receipt hashes, accuracy")
 
-    # SPEC 6: composites; SPEC 4 + 8: a row repeats its receipt's (the row's own, else its winner's)
+    # SPEC 6: composites; SPEC 4 + 8: a row repeats its receipt's (the row's own, else its winner's). A row
+    # with neither (SPEC 8: its receipt is optional) states its scores and usage on the awarder's word alone,
+    # which nothing here can check: not passed (probe37 C-F1, as the verifier's composite is unverified)
     problems = []
     winner_receipts = {w["run_id"]: w["receipt"] for w in winners}
     carried = 0
+    unchecked = []
     for i, row in enumerate(rd["rows"]):
         c = composite(rd, row)
         if c != row["score_composite"]:
@@ -1388,6 +1392,8 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             problems += receipt_binding_problems(who, rec, row, b, ts, prompt_hashes)
         else:
             rec = winner_receipts.get(row["run_id"])
+            if rec is None:
+                unchecked.append(f"rank_derivation.rows[{i}] ({row['agent_id']})")
         if rec is not None:
             for key in ROW_FROM_RECEIPT:
                 if row[key] != rec[key]:
@@ -1395,6 +1401,12 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             # SPEC 7.1: attempts_used counts the agent's attempts, this run's included
             if row["attempts_used"] < rec["attempt"]:
                 problems.append(f"{row['agent_id']}: attempts_used {row['attempts_used']} is below its receipt's attempt {rec['attempt']}")
+    if unchecked:
+        problems.insert(0, (
+            f"{len(unchecked)} row(s) carry no receipt and are no winner's ({', '.join(unchecked[:5])}"
+            f"{', ...' if len(unchecked) > 5 else ''}): their rank_accuracy, score_public, score_composite, wall_seconds, "
+            "queries_used, usdc_spent, achieved_at and attempts_used are the awarder's word, checked against no receipt"
+        ))
     record("composites", problems, f"{len(rd['rows'])} composites recomputed; {carried} row receipts hash to their rows and agree with them")
 
     # SPEC 7.1: order

@@ -14,7 +14,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { keccak256, toBytes, toFunctionSelector } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalJsonString, grade, packHash, parseJson, rankingDigest } from "@bench-bounty/evidence";
+import {
+  canonicalJsonString,
+  grade,
+  packHash,
+  parseJson,
+  rankingDigest,
+  rankOrder,
+  recomputeRowComposite,
+  selectWinners,
+  type RunRow,
+} from "@bench-bounty/evidence";
 import { isVerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { INDEPENDENT_CHECK } from "../src/independent.js";
 
@@ -51,6 +61,36 @@ function expectOneLine(r: Outcome, status: number, line: RegExp): void {
   const lines = r.stderr.slice(0, -1).split("\n");
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(line);
+}
+
+/**
+ * The probe37 C-F1 tamper of the vector pack: vec-c's row (place 2) drops its receipt and states a lowered
+ * rank_accuracy with the composite recomputed from it; the rows re-ranked, the winners re-selected (vec-a,
+ * vec-d) and the pool re-split, as the awarder would (the caller re-hashes).
+ */
+function robVecC(p: Pack): void {
+  const rd = p.rank_derivation;
+  const row = rd.rows.find((r: Pack) => r.agent_id === "vec-c");
+  delete row.receipt;
+  row.rank_accuracy = "0.1000";
+  row.score_composite = recomputeRowComposite(row, rd).score_composite;
+  const rows = rd.rows as RunRow[];
+  rd.rows = rankOrder(rows).map((i) => rows[i]);
+  rd.rows.forEach((r: Pack, i: number) => (r.rank = i + 1));
+  const sel = selectWinners({
+    rows: rd.rows,
+    threshold_bps: rd.threshold_bps,
+    splits_bps: rd.splits_bps,
+    pool_base_units: rd.pool_base_units,
+  });
+  const before = new Map((p.winners as Pack[]).map((w) => [w.run_id, w]));
+  p.winners = sel.winners.map((r, i) => ({
+    ...before.get(r.run_id),
+    place: i + 1,
+    amount_base_units: sel.place_amounts_base_units[i],
+  }));
+  expect((p.winners as Pack[]).map((w) => w.agent_id)).toEqual(["vec-a", "vec-d"]);
+  rd.place_amounts_base_units = sel.place_amounts_base_units;
 }
 
 describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
@@ -481,6 +521,20 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       { fails: "selection_and_payouts" },
     ],
     ["another slug than the receipts'", (p) => (p.benchmark.slug = "0"), 1, { fails: "winners_regraded" }],
+    // probe37 C-F1: a row without its receipt (SPEC 8: optional) and no winner's states its values on the
+    // awarder's word: the verifier's composite is unverified (not met), the check here fails
+    [
+      "a row that carries no receipt and is no winner's",
+      (p) => delete p.rank_derivation.rows[4].receipt,
+      1,
+      { fails: "composites" },
+    ],
+    [
+      "a winner's row dropping its receipt, lowered out of the money, re-ranked and re-selected",
+      robVecC,
+      1,
+      { fails: "composites" },
+    ],
     [
       "a winner's answer revealed twice",
       (p) => p.winners[0].answers.push(p.winners[0].answers[0]),
@@ -488,6 +542,19 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       { fails: "winners_regraded" },
     ],
   ];
+
+  it("a winner's row without its receipt (the winner's receipt stands for it) passes here and meets the verifier's policy", async () => {
+    const p = parseJson(readFileSync(VECTOR)) as Pack;
+    delete p.rank_derivation.rows[1].receipt;
+    p.benchmark.ranking_digest = rankingDigest(p.rank_derivation);
+    p.pack_hash = packHash(p as Parameters<typeof packHash>[0]);
+    const text = canonicalJsonString(p);
+    const report = await verifyPack({ source: new TextEncoder().encode(text), policy: "offline" });
+    expect(report.facts.composite.state).toBe("verified");
+    expect(report.policy_met).toBe(true);
+    const r = await check([write("winner-row-without-receipt.json", text)]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
 
   it.each(rehashed.map(([name, change, exit, want]) => [name, exit, change, want] as const))(
     "a re-hashed pack with %s: the verifier exits %i, check_pack does not pass it (probe34 B-F2)",

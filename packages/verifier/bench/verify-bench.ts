@@ -5,7 +5,8 @@
  * Pack shape: the bank of N tasks of `@bench-bounty/evidence/testing` (four graders, 30% public),
  * four agents that each ran every task (one author agent, three winners under
  * `top_n_split`), the winners' receipts, salts and answers revealed, the rows
- * without embedded receipts (their hashes are anchored on chain). Packs are minted by
+ * without embedded receipts (their hashes are anchored on chain; so the author agent's row, no winner's,
+ * leaves `composite`, `ordering` and `selection` unverified: probe37 C-F1). Packs are minted by
  * `@bench-bounty/evidence` and cached in the OS temp directory.
  *
  * For each size it prints the time of `verifyPack` from the pack's bytes
@@ -222,6 +223,22 @@ console.log(
     .map((l) => l.toFixed(2))
     .join(" ")}, median of ${RUNS} runs (CPU time), Keccak-256 backend ${keccakBackend()}`,
 );
+/**
+ * The generated pack verifies: every fact `verified` or `not-required` but those standing on the rows'
+ * values, which the author agent's row, carrying no receipt and no winner's, leaves `unverified` (probe37
+ * C-F1: such a row's values are the awarder's word), so the offline policy is not met by design.
+ */
+function verifiedButTheAwardersWord(r: Awaited<ReturnType<typeof verifyPack>>): boolean {
+  const rowFacts = new Set(["composite", "ordering", "selection"]);
+  return Object.entries(r.facts).every(
+    ([name, f]) =>
+      f.state === "verified" ||
+      f.state === "not-required" ||
+      f.state === "not-observed" ||
+      (f.state === "unverified" && rowFacts.has(name)),
+  );
+}
+
 const results: string[] = [];
 for (const n of SIZES) {
   const bytes = packFor(n);
@@ -237,7 +254,7 @@ for (const n of SIZES) {
   let met = false;
   const verify = await median(async () => {
     const r = await verifyPack({ source: bytes });
-    met = r.policy_met;
+    met = verifiedButTheAwardersWord(r);
   });
   if (!met) throw new Error(`the generated ${n}-task pack did not verify`);
   const ratio = verify.cpuMs / keccak.cpuMs;

@@ -131,7 +131,7 @@ export type ReportFactName = FactName | OptionalFactName;
 /** One-line description of each optional fact (table output and README). */
 export const OPTIONAL_FACT_DESCRIPTIONS: Readonly<Record<OptionalFactName, string>> = Object.freeze({
   receipt_inclusion:
-    "with --receipt: each given receipt's hash is a row, or a worse run of an agent whose row ranks before it (SPEC 7.1)",
+    "with --receipt: each given receipt's hash is a row stating its values, or a worse run of an agent whose row ranks before it (SPEC 7.1)",
 });
 
 /** One fact of the report. */

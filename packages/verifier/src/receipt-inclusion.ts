@@ -2,18 +2,22 @@
  * `receipt_inclusion` (`verify PACK --receipt FILE`, probe34 C-F2): a competitor's own run receipt
  * against the award's rows. The row set of `rank_derivation.rows` is the awarder's word: receipts are
  * anchored by digest alone, so nothing on chain lists a benchmark's receipts and no SPEC 9 fact can tell a
- * run the award left out. A competitor who holds its receipt can: its hash (SPEC 4) is a row of the pack,
- * or its agent's row is a better run of the same agent (SPEC 7.1 keeps the best row per agent), or the
- * award left that run out (`failed`).
+ * run the award left out. A competitor who holds its receipt can: its hash (SPEC 4) is a row of the pack
+ * that states the run's values as the receipt does (a row that drops its embedded receipt can state lower
+ * ones: probe37 C-F1), or its agent's row is a better run of the same agent (SPEC 7.1 keeps the best row per
+ * agent), or the award left that run out (`failed`).
  * @packageDocumentation
  */
 import { anchorKindName } from "@bench-bounty/contracts";
 import {
+  checkRowReceipt,
   compareRuns,
   isEvidenceError,
   isJsonObject,
   receiptHash,
   type JsonValue,
+  type RankRow,
+  type Receipt,
   type RunRow,
 } from "@bench-bounty/evidence";
 import { errorText, rethrowUnexpected, sameHex } from "./compare.js";
@@ -154,6 +158,36 @@ function leftOut(view: PackView, g: GivenReceipt, what: string, chain: ChainObse
   };
 }
 
+/**
+ * What the pack's row says of the holder's run (probe37 C-F1): the row must state the values it repeats from
+ * its receipt as this receipt states them (evidence's `checkRowReceipt`, the rule `composite` applies to an
+ * embedded receipt: `run_id`, `agent_id`, `score_public`, `score_composite`, `wall_seconds`, `queries_used`,
+ * `usdc_spent`), else `failed` naming each field at the row's JSON path: a row that drops its embedded
+ * receipt can state lower values than the receipt whose hash it keeps. The row's `achieved_at`,
+ * `attempts_used` and `rank_accuracy` are not the receipt's members (SPEC 4, 8) and are not compared. A row
+ * marked `is_author_agent` is `unverified`: no receipt states the mark, and only the holder knows whether it
+ * is true.
+ */
+function rowOfReceipt(row: RankRowView, g: GivenReceipt, what: string): Judgement {
+  const header = { ...(g.receipt.raw as unknown as Receipt), tasks: [] };
+  const differences = checkRowReceipt({ ...(row.raw as unknown as RankRow), receipt: header }, row.path)
+    .filter((p) => p.code !== "receipt_hash_mismatch")
+    .map((p) => `${p.path}: ${p.message}`);
+  const at = `${what} is ${row.path} (rank ${row.rank})`;
+  if (differences.length > 0)
+    return {
+      state: "failed",
+      reason: `${at}, but the row does not state the run as this receipt does: ${differences.join("; ")}`,
+    };
+  if (row.is_author_agent) return { state: "unverified", reason: `${at}; but ${markedAuthorAgent(row)}` };
+  return { state: "verified", reason: at };
+}
+
+/** Why a row marked an author agent's leaves the holder's receipt unverified (SPEC 7.2). */
+function markedAuthorAgent(row: RankRowView): string {
+  return `${row.path}.is_author_agent is true: the row is marked the bounty author's agent, which ranks but takes no money (SPEC 7.2); no receipt states the mark, so the verifier cannot check it: you know whether your agent is the author's`;
+}
+
 /** What the pack says of one given receipt (`chain`: the anchors read, or null without `--rpc`). */
 function judge(view: PackView, g: GivenReceipt, chain: ChainObservation | null): Judgement {
   const r = g.receipt;
@@ -162,7 +196,7 @@ function judge(view: PackView, g: GivenReceipt, chain: ChainObservation | null):
   const byHash = rows.find((row) => sameHex(row.receipt_hash, g.hash));
   if (byHash !== undefined)
     return byHash.run_id === r.run_id
-      ? { state: "verified", reason: `${what} is ${byHash.path} (rank ${byHash.rank})` }
+      ? rowOfReceipt(byHash, g, what)
       : {
           state: "failed",
           reason: `${what}: ${byHash.path} states this receipt's hash for run ${JSON.stringify(byHash.run_id)}`,
@@ -188,11 +222,12 @@ function judge(view: PackView, g: GivenReceipt, chain: ChainObservation | null):
       reason: `${what} is not a row, and ${agentRow.path} cannot be compared with it (SPEC 7.1): ${errorText(e)}`,
     };
   }
-  if (order < 0)
-    return {
-      state: "verified",
-      reason: `${what} is not a row, rightly: SPEC 7.1 keeps the best row per agent, and the agent's row ${agentRow.path} (run ${JSON.stringify(agentRow.run_id)}) ranks before it`,
-    };
+  if (order < 0) {
+    const reason = `${what} is not a row, rightly: SPEC 7.1 keeps the best row per agent, and the agent's row ${agentRow.path} (run ${JSON.stringify(agentRow.run_id)}) ranks before it`;
+    return agentRow.is_author_agent
+      ? { state: "unverified", reason: `${reason}; but ${markedAuthorAgent(agentRow)}` }
+      : { state: "verified", reason };
+  }
   const j = leftOut(view, g, what, chain);
   return {
     ...j,
@@ -201,10 +236,12 @@ function judge(view: PackView, g: GivenReceipt, chain: ChainObservation | null):
 }
 
 /**
- * The `receipt_inclusion` fact over the given receipts: `verified` when each is a row of the pack (or a
- * worse run of an agent whose best run is its row, SPEC 7.1); `failed` naming each receipt the award left
- * out (anchored at or before `award_block` when the chain was read) or ranked with
- * another receipt; else `unverified` for a receipt left out that is not anchored so.
+ * The `receipt_inclusion` fact over the given receipts: `verified` when each is a row of the pack stating
+ * the receipt's values (or a worse run of an agent whose best run is its row, SPEC 7.1); `failed` naming
+ * each receipt the award left out (anchored at or before `award_block` when the chain was read), ranked with
+ * another receipt, or ranked by a row stating other values than the receipt (probe37 C-F1); else
+ * `unverified` for a receipt left out that is not anchored so, or whose agent's row is marked the author's
+ * agent (`is_author_agent`, which no receipt states).
  * @param chain what the chain walk observed (its `anchors` hold the given receipts'), or null without `--rpc`
  */
 export function receiptInclusionFact(

@@ -15,7 +15,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { canonicalJson, receiptHash, type JsonObject } from "@bench-bounty/evidence";
+import {
+  canonicalJson,
+  rankOrder,
+  receiptHash,
+  recomputeRowComposite,
+  selectWinners,
+  type JsonObject,
+  type RunRow,
+} from "@bench-bounty/evidence";
 import { describe, expect, it } from "vitest";
 import { verifyPack } from "../src/index.js";
 import { BIN, PKG, at, packTree, rehash, runCliSync, toBytes, type CliRun } from "./helpers.js";
@@ -173,5 +181,124 @@ describe("verify --receipt: a competitor's receipt against the award's rows (pro
     const ok = runCliSync(["verify", pack, "--receipt", mine, "--out", report]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(readFileSync(report, "utf8")).schema).toBe("bench-bounty.verification.v1");
+  });
+});
+
+/**
+ * An awarder's re-derivation after editing rows (probe37 C-F1): the rows re-ranked by SPEC 7.1 and
+ * renumbered, the winners re-selected (SPEC 7.2; each new winner is one of the old ones, whose answers and
+ * salt the pack holds), the pool re-split (SPEC 7.3), then re-hashed. Every recomputation agrees with it.
+ */
+function reaward(tree: JsonObject): JsonObject {
+  const rd = at(tree, "rank_derivation") as any;
+  const rows = rd.rows as any[];
+  rd.rows = rankOrder(rows as RunRow[], "$.rank_derivation.rows").map((i) => rows[i]);
+  rd.rows.forEach((r: any, i: number) => (r.rank = i + 1));
+  const sel = selectWinners({
+    rows: rd.rows as RunRow[],
+    threshold_bps: rd.threshold_bps,
+    splits_bps: rd.splits_bps,
+    pool_base_units: rd.pool_base_units,
+  });
+  const before = new Map((at(tree, "winners") as any[]).map((w) => [w.run_id, w]));
+  tree.winners = sel.winners.map((row, i) => ({
+    ...before.get(row.run_id),
+    place: i + 1,
+    amount_base_units: sel.place_amounts_base_units[i],
+  }));
+  rd.place_amounts_base_units = sel.place_amounts_base_units;
+  rd.zero_winner_reason = sel.zero_winner_reason;
+  return rehash(tree);
+}
+
+/**
+ * The prober's tamper on the small vector pack: vec-c's row (rank 3, place 2) drops its embedded receipt
+ * (SPEC 8: optional) and states rank_accuracy 0.1000 with the composite recomputed from it, keeping its
+ * genuine receipt_hash; re-ranked, vec-c is out of the money and vec-a / vec-d share the pool.
+ */
+function robbedOfVecC(): { tree: JsonObject; receipt: JsonObject } {
+  const tree = packTree("small");
+  const rd = at(tree, "rank_derivation") as any;
+  const row = (rd.rows as any[]).find((r) => r.agent_id === "vec-c");
+  const receipt = row.receipt as JsonObject;
+  delete row.receipt;
+  row.rank_accuracy = "0.1000";
+  row.score_composite = recomputeRowComposite(row, rd).score_composite;
+  expect(row.score_composite).toBe("0.2348");
+  reaward(tree);
+  expect((at(tree, "winners") as any[]).map((w) => w.agent_id)).toEqual(["vec-a", "vec-d"]);
+  return { tree, receipt };
+}
+
+describe("a row without its embedded receipt states the awarder's word (probe37 C-F1)", () => {
+  it("the honest vector pack (every row carries its receipt) verifies exactly as before", async () => {
+    const report = await verifyPack({ source: toBytes(packTree("small")) });
+    expect(report.facts.composite).toEqual({
+      state: "verified",
+      reasons: ["5 composites recomputed and equal"],
+    });
+    expect(report.facts.ordering).toEqual({ state: "verified", reasons: ["5 rows in SPEC 7.1 order"] });
+    expect(report.facts.selection.state).toBe("verified");
+    expect(report.policy_met).toBe(true);
+  });
+
+  it("a row that dropped its receipt and states lower values (re-ranked, re-selected, re-hashed): composite, ordering and selection unverified naming the row; not met (exit 1)", async () => {
+    const { tree } = robbedOfVecC();
+    const report = await verifyPack({ source: toBytes(tree) });
+    const path = "$.rank_derivation.rows[4]";
+    expect(at(tree, "rank_derivation", "rows", 4, "agent_id")).toBe("vec-c");
+    for (const name of ["composite", "ordering", "selection"] as const) {
+      expect(report.facts[name].state, name).toBe("unverified");
+      expect(report.facts[name].reasons[0]).toBe(
+        `1 row of $.rank_derivation.rows carries no receipt and is no winner's (${path}): its rank_accuracy, score_public, score_composite, wall_seconds, queries_used, usdc_spent, achieved_at and attempts_used are the awarder's word, checked against no receipt (SPEC 8 makes a row's receipt optional; the run's receipt_url serves it)`,
+      );
+    }
+    expect(report.facts.composite.reasons[1]).toBe(
+      "over the rows as stated: 5 composites recomputed and equal",
+    );
+    // nothing else is wrong with it: the hashes, the payouts over the pack's two winners
+    const failed = Object.entries(report.facts).filter(([, f]) => f.state === "failed");
+    expect(failed).toEqual([]);
+    expect(report.facts.payouts.state).toBe("verified");
+    expect(report.policy_met).toBe(false);
+    expect(report.policy_unmet).toEqual(["composite", "ordering", "selection"]);
+    const r = runCliSync(["verify", file("robbed-vec-c.json", tree), "--policy", "offline"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/composite\s+\S+ unverified/);
+    expect(r.stdout).toMatch(/policy offline: NOT MET/);
+  });
+
+  it("--receipt with the robbed run's own receipt: receipt_inclusion failed, naming the row's differing fields", async () => {
+    const { tree, receipt } = robbedOfVecC();
+    const mine = file("vec-c-receipt.json", { receipt, receipt_hash: receiptHash(receipt) });
+    const report = await verifyPack({ source: toBytes(tree), receipts: [mine] });
+    const inclusion = report.facts.receipt_inclusion!;
+    expect(inclusion.state).toBe("failed");
+    expect(inclusion.reasons).toHaveLength(1);
+    expect(inclusion.reasons[0]).toBe(
+      `file ${mine}: run "run-003-vec-c-1" of "vec-c" (receipt ${receiptHash(receipt)}) is $.rank_derivation.rows[4] (rank 5), but the row does not state the run as this receipt does: $.rank_derivation.rows[4].score_composite: row says "0.2348", its receipt says "0.6023"`,
+    );
+    expect(report.policy_unmet).toContain("receipt_inclusion");
+  });
+
+  it("--receipt whose row states it truly but is marked the author's agent (out of the money): receipt_inclusion unverified, saying so", async () => {
+    const tree = packTree("small");
+    const row = (at(tree, "rank_derivation", "rows") as any[]).find((r) => r.agent_id === "vec-c");
+    const receipt = row.receipt as JsonObject;
+    row.is_author_agent = true;
+    reaward(tree);
+    expect((at(tree, "winners") as any[]).map((w) => w.agent_id)).toEqual(["vec-a", "vec-d"]);
+    // every row carries its receipt: the pack alone meets the policy (the mark is in no receipt)
+    expect((await verifyPack({ source: toBytes(tree) })).policy_met).toBe(true);
+    const mine = file("vec-c-author.json", receipt);
+    const report = await verifyPack({ source: toBytes(tree), receipts: [mine] });
+    expect(report.facts.receipt_inclusion).toEqual({
+      state: "unverified",
+      reasons: [
+        `file ${mine}: run "run-003-vec-c-1" of "vec-c" (receipt ${receiptHash(receipt)}) is $.rank_derivation.rows[2] (rank 3); but $.rank_derivation.rows[2].is_author_agent is true: the row is marked the bounty author's agent, which ranks but takes no money (SPEC 7.2); no receipt states the mark, so the verifier cannot check it: you know whether your agent is the author's`,
+      ],
+    });
+    expect(report.policy_met).toBe(false);
+    expect(report.policy_unmet).toEqual(["receipt_inclusion"]);
   });
 });

@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import type { PackHashes, Problem, RegradeResult, TestSetRow } from "@bench-bounty/evidence";
-import type { Fact, FactName, VerificationValues } from "../facts.js";
+import { capReasons, type Fact, type FactName, type VerificationValues } from "../facts.js";
 import type { PackView, RankRowView, WinnerView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 
@@ -72,6 +72,13 @@ export interface OfflineWalk {
   receiptHashByRun: Map<string, string>;
   /** `receipts.ts`: where a row disagrees with its receipt's scores and usage (the `composite` fact's). */
   receiptAgreement: string[];
+  /**
+   * `receipts.ts`: the rows checked against no receipt, in row order: a row that embeds none (SPEC 8 makes it
+   * optional) and is no winner's (a winner's row is checked against the winner's receipt). Their values are
+   * the awarder's word (probe37 C-F1): the facts standing on them are at best `unverified`
+   * ({@link awardersWord}).
+   */
+  rowsWithoutReceipt: RankRowView[];
   /** `receipts.ts`: every winner's regrade, in winner order. */
   regrades: WinnerRegrade[];
   /** `regrade.ts` (composite): the recomputed composite per row. */
@@ -125,6 +132,7 @@ export function startWalk(view: PackView, onProgress?: ProgressCallback): Offlin
     testSet: { byOrdinal: [], promptHashByOrdinal: [], bindable: false },
     receiptHashByRun: new Map(),
     receiptAgreement: [],
+    rowsWithoutReceipt: [],
     regrades: [],
     composites: new Map(),
     ranked: null,
@@ -138,4 +146,35 @@ export function startWalk(view: PackView, onProgress?: ProgressCallback): Offlin
 /** `path: message` of an evidence problem. */
 export function problemText(p: Problem): string {
   return `${p.path}: ${p.message}`;
+}
+
+/** The row values no receipt binds when the row carries none (SPEC 8 row fields not in its receipt's stead). */
+const UNBOUND_ROW_VALUES =
+  "rank_accuracy, score_public, score_composite, wall_seconds, queries_used, usdc_spent, achieved_at and attempts_used";
+
+/**
+ * A fact that stands on the rows' values (`composite`, `ordering`, `selection`), made honest about the rows
+ * checked against no receipt (`walk.rowsWithoutReceipt`, probe37 C-F1): SPEC 8 makes a row's embedded
+ * receipt optional, and a row without one (and no winner's) states its scores and usage on the awarder's word
+ * alone: an awarder can lower a competitor's row below the threshold, re-rank, re-select and re-hash, and
+ * every recomputation agrees. So such a fact is never `verified`: `verified` becomes `unverified`, its first
+ * reason naming the rows (JSON paths, at most 20), its summary kept after it; `failed` stays `failed`, with
+ * that reason added last; any other state is returned as is.
+ * @param f the fact as computed over the rows as stated
+ * @returns `f` itself when every row is checked against a receipt
+ */
+export function awardersWord(walk: OfflineWalk, f: Fact): Fact {
+  const rows = walk.rowsWithoutReceipt;
+  if (rows.length === 0 || (f.state !== "verified" && f.state !== "failed")) return f;
+  const paths = capReasons(
+    rows.map((r) => r.path),
+    20,
+  ).join(", ");
+  const note =
+    `${rows.length} row${rows.length === 1 ? "" : "s"} of $.rank_derivation.rows carr${rows.length === 1 ? "ies" : "y"} no receipt ` +
+    `and ${rows.length === 1 ? "is" : "are"} no winner's (${paths}): ${rows.length === 1 ? "its" : "their"} ${UNBOUND_ROW_VALUES} ` +
+    `are the awarder's word, checked against no receipt (SPEC 8 makes a row's receipt optional; the run's receipt_url serves it)`;
+  return f.state === "verified"
+    ? { state: "unverified", reasons: [note, `over the rows as stated: ${f.reasons.join("; ")}`] }
+    : { state: "failed", reasons: [...f.reasons, note] };
 }

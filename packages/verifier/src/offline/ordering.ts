@@ -1,13 +1,14 @@
 /**
  * `ordering` (Step 4b): rows in the order of SPEC 7.1 on the recomputed
  * composites (a wrong composite is `composite`'s fact), ranks 1..n, one row per
- * agent, `attempts_used` at least the receipt's attempt.
+ * agent, `attempts_used` at least the receipt's attempt. Over the rows' values as stated: a row checked
+ * against no receipt leaves it `unverified` (`awardersWord`, probe37 C-F1).
  * @packageDocumentation
  */
 import { checkOrdering, isEvidenceError, rankOrder, type RankRow } from "@bench-bounty/evidence";
 import { fact, factFrom } from "../facts.js";
 import type { RankRowView } from "../pack.js";
-import { problemText, type OfflineFacts, type OfflineWalk } from "./context.js";
+import { awardersWord, problemText, type OfflineFacts, type OfflineWalk } from "./context.js";
 
 /** The rows as evidence's ranking reads them, with the recomputed composites. */
 function rowsWithRecomputedComposites(walk: OfflineWalk, rows: readonly RankRowView[]): RankRow[] {
@@ -17,7 +18,7 @@ function rowsWithRecomputedComposites(walk: OfflineWalk, rows: readonly RankRowV
   }));
 }
 
-/** The `ordering` fact; records `ranked`. */
+/** The `ordering` fact (`unverified` at best when a row is checked against no receipt); records `ranked`. */
 export function orderingFacts(walk: OfflineWalk): Pick<OfflineFacts, "ordering"> {
   const { view } = walk;
   const rows = view.rank_derivation.rows;
@@ -40,6 +41,6 @@ export function orderingFacts(walk: OfflineWalk): Pick<OfflineFacts, "ordering">
     ordering:
       rows.length === 0
         ? fact("not-required", "no row to order")
-        : factFrom(problems, `${rows.length} rows in SPEC 7.1 order`),
+        : awardersWord(walk, factFrom(problems, `${rows.length} rows in SPEC 7.1 order`)),
   };
 }

@@ -55,7 +55,10 @@ interface ReceiptProblems {
   hashes: string[];
 }
 
-/** The `digest_chain` and `receipt_hashes` facts; records `receiptHashByRun`, `receiptAgreement`, `regrades`. */
+/**
+ * The `digest_chain` and `receipt_hashes` facts; records `receiptHashByRun`, `receiptAgreement`,
+ * `rowsWithoutReceipt`, `regrades`.
+ */
 export function receiptFacts(walk: OfflineWalk): Pick<OfflineFacts, "digest_chain" | "receipt_hashes"> {
   const { view } = walk;
   const rows = view.rank_derivation.rows;
@@ -83,10 +86,15 @@ export function receiptFacts(walk: OfflineWalk): Pick<OfflineFacts, "digest_chai
     answersRevealed += walk.testSet.bindable ? w.answers.length : 0;
     progress(w.receipt.tasks.length);
   }
+  // a winner's row is checked against the winner's receipt (winnerReceipt); any other row without its own
+  // receipt is checked against none: its values are the awarder's word (probe37 C-F1)
+  const winnersRows = new Set(view.winners.map((w) => walk.rowByRun.get(w.run_id)));
   let rowsWithoutReceipt = 0;
   for (const r of rows) {
-    if (r.receipt === null) rowsWithoutReceipt++;
-    else {
+    if (r.receipt === null) {
+      rowsWithoutReceipt++;
+      if (!winnersRows.has(r)) walk.rowsWithoutReceipt.push(r);
+    } else {
       rowReceipt(walk, r, r.receipt, found);
       progress(r.receipt.tasks.length);
     }

@@ -9,7 +9,8 @@
  *   naming them (its state is the regrade's as computed with this runtime's tables; probe34 B-F1);
  * - `composite`: every row's composite recomputed from its inputs == its
  *   `score_composite`; a row carrying (or a winner holding) its receipt agrees with
- *   it on `wall_seconds`, `queries_used`, `usdc_spent`, `score_public`, `score_composite`.
+ *   it on `wall_seconds`, `queries_used`, `usdc_spent`, `score_public`, `score_composite`; a row with
+ *   no receipt to agree with (none embedded, no winner's) leaves it `unverified`, naming the row (probe37 C-F1).
  * @packageDocumentation
  */
 import {
@@ -21,7 +22,13 @@ import {
 import { sameDecimal } from "../compare.js";
 import { capReasons, fact, factFrom, type Fact } from "../facts.js";
 import type { TestRowView } from "../pack/view.js";
-import { problemText, type OfflineFacts, type OfflineWalk, type WinnerRegrade } from "./context.js";
+import {
+  awardersWord,
+  problemText,
+  type OfflineFacts,
+  type OfflineWalk,
+  type WinnerRegrade,
+} from "./context.js";
 
 /** The `regrade` fact, from the winners' regrades. */
 export function regradeFacts(walk: OfflineWalk): Pick<OfflineFacts, "regrade"> {
@@ -121,7 +128,10 @@ function winnerProblems(
   return graded;
 }
 
-/** The `composite` fact; records `composites`. */
+/**
+ * The `composite` fact; records `composites`. `unverified` (never `verified`) when a row is checked against no
+ * receipt (`awardersWord`, probe37 C-F1).
+ */
 export function compositeFacts(walk: OfflineWalk): Pick<OfflineFacts, "composite"> {
   const rd = walk.view.rank_derivation;
   const problems = [...walk.receiptAgreement];
@@ -146,6 +156,6 @@ export function compositeFacts(walk: OfflineWalk): Pick<OfflineFacts, "composite
     composite:
       rd.rows.length === 0
         ? fact("not-required", "no row to score")
-        : factFrom(problems, `${rd.rows.length} composites recomputed and equal`),
+        : awardersWord(walk, factFrom(problems, `${rd.rows.length} composites recomputed and equal`)),
   };
 }

@@ -2,7 +2,8 @@
  * `selection` (Step 4c, SPEC 7.2 on the re-ranked rows): the winners block ==
  * the first `len(splits_bps)` eligible rows (threshold, author agents excluded),
  * in place order, and no winner paid at `benchmark.author` (the bounty author's own wallet is an
- * author agent's, whatever the row's flag: probe34 C-F1).
+ * author agent's, whatever the row's flag: probe34 C-F1). Over the rows' values as stated: a row checked
+ * against no receipt leaves it `unverified` (`awardersWord`, probe37 C-F1).
  * @packageDocumentation
  */
 import {
@@ -15,9 +16,12 @@ import {
 import { errorText, rethrowUnexpected } from "../compare.js";
 import { factFrom } from "../facts.js";
 import type { RankRowView } from "../pack.js";
-import type { OfflineFacts, OfflineWalk } from "./context.js";
+import { awardersWord, type OfflineFacts, type OfflineWalk } from "./context.js";
 
-/** The `selection` fact; records `splits`, `winners` and `zeroWinnerReason`. */
+/**
+ * The `selection` fact (`unverified` at best when a row is checked against no receipt); records `splits`,
+ * `winners` and `zeroWinnerReason`.
+ */
 export function selectionFacts(walk: OfflineWalk): Pick<OfflineFacts, "selection"> {
   const rd = walk.view.rank_derivation;
   const problems: string[] = [];
@@ -50,13 +54,16 @@ export function selectionFacts(walk: OfflineWalk): Pick<OfflineFacts, "selection
   const winners = walk.winners;
   if (winners !== null) problems.push(...placeProblems(walk, winners));
   return {
-    selection: factFrom(
-      problems,
-      winners === null
-        ? ""
-        : winners.length === 0
-          ? `no winner: ${walk.zeroWinnerReason}`
-          : `${winners.map((w) => w.agent_id).join(", ")} are the first eligible rows (threshold ${rd.threshold_bps} bps, author agents excluded)`,
+    selection: awardersWord(
+      walk,
+      factFrom(
+        problems,
+        winners === null
+          ? ""
+          : winners.length === 0
+            ? `no winner: ${walk.zeroWinnerReason}`
+            : `${winners.map((w) => w.agent_id).join(", ")} are the first eligible rows (threshold ${rd.threshold_bps} bps, author agents excluded)`,
+      ),
     ),
   };
 }
