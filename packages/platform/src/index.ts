@@ -61,7 +61,7 @@ export * from "./identity/accounts.js";
 export * from "./identity/access.js";
 export * from "./network-share.js";
 export type * from "./identity/account-view.js";
-export { hashKey, keyPrefixOf, mintKey, type MintedKey } from "./identity/keys.js";
+export { hashKey, keyPrefixOf, mintKey, redactKeys, type MintedKey } from "./identity/keys.js";
 export * from "./leaderboard.js";
 export * from "./paging.js";
 export * from "./grading.js";

@@ -7,7 +7,7 @@
  * `{error: {code, message, details}}` that REST and MCP both serve. No stack trace ever leaves here:
  * an unexpected error is logged server-side and answered as a bare `500 internal_error`.
  */
-import { PlatformError, type AwardEvidenceReason, type ErrorBody } from "@bench-bounty/platform";
+import { PlatformError, redactKeys, type AwardEvidenceReason, type ErrorBody } from "@bench-bounty/platform";
 
 /** Codes the edge itself refuses with (the domain never sees these requests). */
 export type EdgeErrorCode =
@@ -234,6 +234,20 @@ export function capDetails(details: Record<string, unknown>): Record<string, unk
   return out ?? details;
 }
 
+/**
+ * `details` with every whole API key in its strings cut to its prefix (`redactKeys`, probe37 A-N5: a key
+ * pasted as a slug or id came back whole in `details.slug`); the same object when none holds one.
+ */
+function redactedDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const redact = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") return redactKeys(v);
+    if (depth > 4 || v === null || typeof v !== "object") return v;
+    if (Array.isArray(v)) return v.map((x) => redact(x, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redact(x, depth + 1)]));
+  };
+  return JSON.stringify(details).includes("bbk_") ? (redact(details, 0) as Record<string, unknown>) : details;
+}
+
 /** `Retry-After` for a domain refusal that says when to retry (`details.retry_after_seconds`, a quota). */
 function retryAfterOf(details: Record<string, unknown>): Record<string, string> {
   const s = details.retry_after_seconds;
@@ -256,7 +270,13 @@ export function errorResponseOf(e: unknown, log: (e: unknown) => void = logUnexp
     const headers = e instanceof EdgeError ? e.headers : retryAfterOf(e.details);
     return {
       status,
-      body: { error: { code: e.code, message: e.message, details: capDetails(e.details) } },
+      body: {
+        error: {
+          code: e.code,
+          message: redactKeys(e.message),
+          details: redactedDetails(capDetails(e.details)),
+        },
+      },
       headers: status === 401 ? { "www-authenticate": BEARER_CHALLENGE, ...headers } : headers,
     };
   }

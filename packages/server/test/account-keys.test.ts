@@ -190,3 +190,38 @@ describe("MCP: issue_key and revoke_key", () => {
     expect(anon.body.result?.isError ?? anon.body.error).toBeTruthy();
   });
 });
+
+/**
+ * probe37 A-N5: a whole key pasted where a slug or an id goes came back whole in the refusal (`details.slug`
+ * and the message), while the key route never echoes one. Every refusal now cuts a key to its listed prefix.
+ */
+describe("a whole key in a path is never echoed in the refusal (probe37 A-N5)", () => {
+  it("REST and MCP: the 404s name the key by its prefix only", async () => {
+    const alice = await register(live.url, "keys-echo");
+    const key = alice.key;
+    const prefix = /^(bbk_[0-9a-f]{12})_/.exec(key)![1]!;
+    const secret = key.slice(prefix.length + 1);
+    const answers = [
+      await call(live.url, "GET", `/api/v1/benchmarks/${key}`),
+      await call(live.url, "GET", `/api/v1/benchmarks/runs/${key}`, { key }),
+      await call(live.url, "POST", `/api/v1/benchmarks/runs/${key}/finalize`, { key }),
+      await call(live.url, "DELETE", `/api/v1/datasets/${key}`, { key }),
+    ];
+    for (const a of answers) {
+      expect(a.status, a.text).toBe(404);
+      expect(a.text).not.toContain(secret);
+      expect(a.text).toContain(`${prefix}_...`);
+    }
+    const mcp = await postToolCall(live.url, "benchmark_detail", { slug: key }, key);
+    expect(JSON.stringify(mcp.body)).not.toContain(secret);
+    const perBenchmark = await postToolCall(
+      live.url,
+      "get_benchmark",
+      {},
+      key,
+      `/mcp/benchmarks/${key}/http`,
+    );
+    expect(JSON.stringify(perBenchmark.body)).not.toContain(secret);
+    expect(perBenchmark.status).toBeGreaterThanOrEqual(400);
+  });
+});

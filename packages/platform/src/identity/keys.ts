@@ -49,6 +49,20 @@ export function namedKeyPrefix(text: string): string | null {
   return PREFIX_RE.test(text) ? text : keyPrefixOf(text);
 }
 
+/** A key's text anywhere in a longer text (its secret whole: 43 base64url characters, nothing of them after). */
+const KEY_IN_TEXT_RE = /bbk_([0-9a-f]{12})_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
+ * `text` with every whole key in it (`bbk_<12 hex>_<secret>`) cut to its listed prefix and `_...`
+ * (probe37 A-N5: a key pasted where a slug or id goes was echoed whole in the refusal, which client logs,
+ * CI output and support tickets keep). What is not a key is left as it is.
+ */
+export function redactKeys(text: string): string {
+  return text.includes("bbk_")
+    ? text.replace(KEY_IN_TEXT_RE, (_k, prefix: string) => `bbk_${prefix}_...`)
+    : text;
+}
+
 /** Constant-time comparison of two lowercase hex hashes. */
 export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, "hex");
