@@ -248,6 +248,50 @@ function lowerHex<T>(value: T): T {
   return value;
 }
 
+/** A JSON-RPC answer (or a batch's answers) with the hex of each `result` in lower case ({@link lowerHex}). */
+function lowerHexResults(answer: unknown): unknown {
+  if (Array.isArray(answer)) return answer.map(lowerHexResults);
+  return isRecord(answer) && "result" in answer ? { ...answer, result: lowerHex(answer.result) } : answer;
+}
+
+/** An http answer whose `json()` and `text()` read the answer of `res` through {@link lowerHexResults}. */
+class LowerHexRpcAnswer extends Response {
+  override readonly json: () => Promise<unknown>;
+  override readonly text: () => Promise<string>;
+
+  constructor(res: Response) {
+    super(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    this.json = async () => lowerHexResults(await res.json());
+    this.text = async () => {
+      const text = await res.text();
+      let answer: unknown;
+      try {
+        answer = JSON.parse(text);
+      } catch (e) {
+        // not JSON: handed on as it came, for the transport to say so as before
+        if (!(e instanceof SyntaxError)) throw e;
+        return text;
+      }
+      return JSON.stringify(lowerHexResults(answer));
+    };
+  }
+}
+
+/**
+ * A `fetch` for viem's http transport (`fetchFn`) whose http 2xx JSON-RPC answers are read with the hex of
+ * their results (hashes, addresses, topics, data, quantities) in lower case, when viem reads them (probe37
+ * B-F1): hex case carries no meaning, but viem's `getContractEvents` and `parseEventLogs` match a log's
+ * topic 0 against the lower-case event selector by string, so behind an RPC writing it in upper case the
+ * platform found none of its own `Awarded` and `Anchored` logs. An error answer is handed on as it came.
+ * @param fetchFn the `fetch` whose answers are read so (the platform's bounded one)
+ */
+export function lowerHexRpcFetch(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await fetchFn(input, init);
+    return res.ok ? new LowerHexRpcAnswer(res) : res;
+  };
+}
+
 /** The answer checked against `schema`. @throws RpcAnswerShapeError naming `what` was expected */
 function shaped<T extends z.ZodType>(schema: T, answer: unknown, what: string): z.infer<T> {
   if (!schema.safeParse(answer).success)
