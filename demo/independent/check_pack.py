@@ -15,15 +15,16 @@ every receipt a row carries: its hash, its run, agent, benchmark and tasks, and 
 repeats from it (4, 8), a row that carries no receipt and is no winner's failing it (its values are the
 awarder's word, SPEC 8 making the receipt optional); row order (7.1); winner selection (7.2); splits and payout rule (1), the two
 pool figures (8), place amounts and winner amounts (7.3). With --rpc also:
-chain id, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx (winners, amounts,
-remainder, ranking digest), and the anchors of the commitment, the pack and the winners' receipts
+chain id, code at the bounty contract, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx
+(winners, amounts, remainder, ranking digest), and the anchors of the commitment, the pack and the winners' receipts
 (AnchorRegistry.anchorOf, kinds; receipts at or before the award block, of any kind) (1, 9).
 
 Prints one line per check. Exit codes: 0 every check passed; 1 one failed; 2 unreadable input: a pack
 that cannot be read or parsed, or whose shape or values are outside what the checks compute with
 (`check_pack: malformed pack: $.winners[0].answer_salt: ...`, naming the JSON path), or a bad option
 (an --rpc that is not an http(s) URL); 3 the RPC could not be read (down, no whole answer within
---rpc-timeout, more than 64 MiB, not JSON-RPC, a refusal, an answer of the wrong shape: one line
+--rpc-timeout, more than 64 MiB, not JSON-RPC, a refusal, an answer of the wrong shape or to another
+request id, a receipt of another transaction or with a log of another or removed by a reorg: one line
 naming the RPC by its origin, the method and the cause), the whole check did not finish within
 --deadline, or standard output could not be written; 4 an internal error (a bug in this script: one
 line; CHECK_PACK_DEBUG=1 prints the traceback). Never a traceback otherwise.
@@ -1156,6 +1157,14 @@ class Rpc:
             raise RpcError(f"{self.where}: the answer to {method} is not JSON (is this a JSON-RPC node?)") from None
         if not isinstance(doc, dict) or ("error" not in doc and "result" not in doc):
             raise RpcError(f"{self.where}: the answer to {method} is not a JSON-RPC answer")
+        # an answer with another id answers another request (probe37 B-F2; the verifier's checkedRpcFetch); an
+        # error with id null is the RPC's refusal of a request whose id it could not read (JSON-RPC 2.0 section 5)
+        answer_id = doc.get("id")
+        if (isinstance(answer_id, bool) or answer_id != self.n) and not (answer_id is None and doc.get("error") is not None):
+            raise RpcError(
+                f"{self.where}: {method}: the answer is not an answer to this {method} request "
+                f"($.id: is {_shown(answer_id)}, the request's is {self.n})"
+            )
         # an `"error": null` beside the result is no refusal (some gateways send it; the verifier reads it too,
         # probe35 B-F5); a refusal is quoted whole up to 300 characters, as the verifier does (probe35 B-N2)
         if doc.get("error") is not None:
@@ -1181,9 +1190,19 @@ class Rpc:
             raise self._wrong(f"eth_call {signature}", "$.result", "hex data", out)
         return bytes.fromhex(out[2:])
 
+    def code(self, address: str) -> str:
+        """eth_getCode(address, latest): the runtime code as lowercase hex data, "0x" when there is none."""
+        out = self.call("eth_getCode", [address, "latest"])
+        if not isinstance(out, str) or not _DATA.fullmatch(out):
+            raise self._wrong("eth_getCode", "$.result", "contract code (hex data)", out)
+        return out.lower()
+
     def tx_receipt(self, tx: str) -> dict | None:
         """eth_getTransactionReceipt: null (not mined) or {status, blockNumber, logs: [{address, topics, data}]}
-        with hex values (quantities as integers, data as bytes, addresses and topics lowercase)."""
+        with hex values (quantities as integers, data as bytes, addresses and topics lowercase). A receipt of
+        another transaction, or one whose log states another transaction, block number or block hash than the
+        receipt, or a log a reorg removed, is no evidence of `tx`: an RPC that cannot be read (probe37 B-F2,
+        as the verifier's receiptContradiction)."""
         method = "eth_getTransactionReceipt"
         out = self.call(method, [tx])
         if out is None:
@@ -1196,6 +1215,15 @@ class Rpc:
             if not isinstance(v, str) or not _QUANTITY.fullmatch(v):
                 raise self._wrong(method, f"$.result.{key}", "a transaction receipt (a hex quantity)", v)
             receipt[key] = int(v, 16)
+        tx_hash = out.get("transactionHash")
+        if not isinstance(tx_hash, str) or not _WORD.fullmatch(tx_hash):
+            raise self._wrong(method, "$.result.transactionHash", "a transaction receipt (a 32-byte hash)", tx_hash)
+
+        def contradiction(path: str, message: str) -> RpcError:
+            return RpcError(f"{self.where}: {method}: the answer is not a receipt of transaction {tx} ({path}: {message})")
+
+        if tx_hash.lower() != tx.lower():
+            raise contradiction("$.result.transactionHash", f"is {tx_hash}, the transaction asked is {tx}")
         logs = out.get("logs")
         if not isinstance(logs, list):
             raise self._wrong(method, "$.result.logs", "a transaction receipt (an array of logs)", logs)
@@ -1214,6 +1242,12 @@ class Rpc:
                     raise self._wrong(method, f"{lp}.topics[{j}]", "a transaction receipt (a 32-byte topic)", t)
             if not isinstance(data, str) or not _DATA.fullmatch(data):
                 raise self._wrong(method, f"{lp}.data", "a transaction receipt (hex data)", data)
+            if lg.get("removed") is True:
+                raise contradiction(f"{lp}.removed", "the log was removed by a reorg")
+            for key in ("transactionHash", "blockNumber", "blockHash"):
+                own, receipts = lg.get(key), (tx if key == "transactionHash" else out.get(key))
+                if own is not None and receipts is not None and str(own).lower() != str(receipts).lower():
+                    raise contradiction(f"{lp}.{key}", f"is {_shown(own)}, the receipt's is {_shown(receipts)}")
             receipt["logs"].append(
                 {"address": address.lower(), "topics": [t.lower() for t in topics], "data": bytes.fromhex(data[2:])}
             )
@@ -1496,6 +1530,14 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         return data, read_words(data[: 32 * (len(data) // 32)])
 
     problems: list[str] = []
+    # no code at the bounty contract: its views' answers are no contract's (the verifier fails every bounty
+    # fact, "no contract at ..."; probe37 B-F2: they passed here when the RPC answered the calls all the same)
+    no_bounty_code = (
+        [f"no contract at $.benchmark.bounty_contract {bounty} on chain {chain_id} (eth_getCode answered 0x)"]
+        if rpc.code(bounty) == "0x"
+        else []
+    )
+    problems += no_bounty_code
     author = int(b["author"], 16)
     root = call_words(bounty, "testSetRoots(uint256)", 1, word_uint(bid))
     count = call_words(bounty, "leafCountOf(uint256)", 1, word_uint(bid))
@@ -1523,7 +1565,7 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         for lg in (receipt or {}).get("logs", [])
         if lg["address"] == bounty and len(lg["topics"]) == 3 and lg["topics"][0] == topic0 and int(lg["topics"][1], 16) == bid
     ]
-    problems = []
+    problems = list(no_bounty_code)
     awarded = decode_awarded(logs[0]["data"]) if receipt and len(logs) == 1 else None
     if receipt is None or receipt["status"] != 1 or len(logs) != 1:
         problems.append("no single successful Awarded log of this bounty in award_tx")

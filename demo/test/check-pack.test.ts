@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { keccak256, toBytes, toFunctionSelector } from "viem";
+import { encodeAbiParameters, keccak256, pad, toBytes, toFunctionSelector, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   canonicalJsonString,
@@ -851,25 +851,35 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     let answer: (method: string, res: ServerResponse) => void = () => {};
     /** The data of the last request's first parameter (an eth_call's call data). */
     let lastCallData = "";
+    /** The last request's id and params (an answer carries its request's id, probe37 B-F2). */
+    let lastId: unknown = 1;
+    let lastParams: unknown[] = [];
     /** The last request's Authorization header. */
     let lastAuthorization: string | undefined;
     const result = (res: ServerResponse, value: unknown): void => {
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, result: value });
+      const body = JSON.stringify({ jsonrpc: "2.0", id: lastId, result: value });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
     };
+    /** Answers each method with its result, or a function's result of the request's params. */
     const byMethod =
       (results: Record<string, unknown>) =>
-      (method: string, res: ServerResponse): void =>
-        result(res, results[method] ?? null);
+      (method: string, res: ServerResponse): void => {
+        const r = results[method];
+        result(res, (typeof r === "function" ? (r as (p: unknown[]) => unknown)(lastParams) : r) ?? null);
+      };
+    /** Runtime code answered for every contract (check_pack.py reads only whether there is any). */
+    const CODE = "0x6080";
 
     beforeAll(async () => {
       server = createServer((req: IncomingMessage, res: ServerResponse) => {
         let body = "";
         req.on("data", (d: Buffer) => (body += d.toString()));
         req.on("end", () => {
-          const rpc = JSON.parse(body) as { method: string; params?: [{ data?: string }] };
+          const rpc = JSON.parse(body) as { id: unknown; method: string; params?: [{ data?: string }] };
           lastCallData = rpc.params?.[0]?.data ?? "";
+          lastId = rpc.id;
+          lastParams = rpc.params ?? [];
           lastAuthorization = req.headers.authorization;
           answer(rpc.method, res);
         });
@@ -896,19 +906,21 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       ],
       [
         "a string for the transaction receipt",
-        { eth_chainId: "0x2105", eth_call: "0x2105", eth_getTransactionReceipt: "0x2105" },
+        { eth_chainId: "0x2105", eth_getCode: CODE, eth_call: "0x2105", eth_getTransactionReceipt: "0x2105" },
         /eth_getTransactionReceipt: the answer is not a transaction receipt \(\$\.result: found "0x2105"\)$/,
       ],
       [
         "a log without an address",
         {
           eth_chainId: "0x2105",
+          eth_getCode: CODE,
           eth_call: "0x",
-          eth_getTransactionReceipt: {
+          eth_getTransactionReceipt: ([tx]: unknown[]) => ({
             status: "0x1",
             blockNumber: "0x1",
+            transactionHash: tx,
             logs: [{ topics: [], data: "0x" }],
-          },
+          }),
         },
         /eth_getTransactionReceipt: the answer is not a transaction receipt \(an address\) \(\$\.result\.logs\[0\]\.address: found null\)$/,
       ],
@@ -1001,7 +1013,12 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     });
 
     it("fails the chain's checks (exit 1) on empty call data, no receipt and a log without topics", async () => {
-      answer = byMethod({ eth_chainId: "0x2105", eth_call: "0x", eth_getTransactionReceipt: null });
+      answer = byMethod({
+        eth_chainId: "0x2105",
+        eth_getCode: CODE,
+        eth_call: "0x",
+        eth_getTransactionReceipt: null,
+      });
       const r = await check([VECTOR, "--rpc", url]);
       expect(r.stderr).toBe("");
       expect(r.status).toBe(1);
@@ -1019,12 +1036,14 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       const bounty = base().benchmark.bounty_contract as string;
       answer = byMethod({
         eth_chainId: "0x2105",
+        eth_getCode: CODE,
         eth_call: "0x",
-        eth_getTransactionReceipt: {
+        eth_getTransactionReceipt: ([tx]: unknown[]) => ({
           status: "0x1",
           blockNumber: "0x1",
+          transactionHash: tx,
           logs: [{ address: bounty, topics: [], data: "0x" }],
-        },
+        }),
       });
       const again = await check([VECTOR, "--rpc", url]);
       expect(again.stderr).toBe("");
@@ -1041,7 +1060,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       const anchorOf = toFunctionSelector("anchorOf(bytes32)");
       const getBounty = toFunctionSelector("getBounty(uint256)");
       answer = (method, res) => {
-        if (method !== "eth_call") return byMethod({ eth_chainId: "0x2105" })(method, res);
+        if (method !== "eth_call") return byMethod({ eth_chainId: "0x2105", eth_getCode: CODE })(method, res);
         // every anchorOf: anchored by the stranger with kind pack in the pack anchor's block; getBounty: the awarder
         const block = (pack.pack_anchor as { anchor_block: number }).anchor_block.toString(16);
         result(
@@ -1064,6 +1083,178 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       expect(r.stdout).toContain(
         `pack anchored by ${stranger}, not by the awarder getBounty(${pack.benchmark.bounty_id as string}).awarder ${awarder}`,
       );
+    });
+
+    /**
+     * A chain that holds the vector pack as it says (every check passes, 11/11), its answers to
+     * eth_getTransactionReceipt and every answer's envelope passed through `change` first.
+     */
+    const honestChain = (
+      change: {
+        receipt?: (r: Record<string, any>) => void;
+        envelope?: (doc: Record<string, any>) => void;
+      } = {},
+    ) => {
+      const pack = base();
+      const b = pack.benchmark as Record<string, any>;
+      const word = (v: bigint | number | string): string => pad(toHex(BigInt(v))).slice(2);
+      const kind = (name: string): string => keccak256(toBytes(`bench-bounty.anchor.${name}`));
+      const anchorOf = toFunctionSelector("anchorOf(bytes32)");
+      const anchored = keccak256(toBytes("Anchored(bytes32,bytes32,address)"));
+      const anchors: Record<string, [string, number, string]> = {
+        [b.commit_root]: [b.awarder, b.commitment_anchor.anchor_block, kind("commitment")],
+        [pack.pack_hash]: [b.awarder, pack.pack_anchor.anchor_block, kind("pack")],
+      };
+      for (const row of pack.rank_derivation.rows)
+        anchors[row.receipt_hash] ??= [b.awarder, b.award_block, kind("receipt")];
+      const calls: Record<string, string> = {
+        [toFunctionSelector("testSetRoots(uint256)")]: b.commit_root.slice(2),
+        [toFunctionSelector("leafCountOf(uint256)")]: word(b.leaf_count),
+        [toFunctionSelector("rootBurned(address,bytes32)")]: word(1),
+        [toFunctionSelector("getBounty(uint256)")]:
+          word(32) + word(b.author) + word(b.awarder) + word(0).repeat(8),
+      };
+      const log = (address: string, topics: string[], data = "0x") => ({
+        address,
+        topics,
+        data,
+        removed: false,
+      });
+      const receipts: Record<string, { block: number; log: ReturnType<typeof log> }> = {
+        [b.award_tx]: {
+          block: b.award_block,
+          log: log(
+            b.bounty_contract,
+            [
+              keccak256(toBytes("Awarded(uint256,bytes32,address[],uint256[],uint256,bytes32)")),
+              `0x${word(b.bounty_id)}`,
+              b.commit_root,
+            ],
+            encodeAbiParameters(
+              [{ type: "address[]" }, { type: "uint256[]" }, { type: "uint256" }, { type: "bytes32" }],
+              [
+                pack.winners.map((w: Pack) => w.withdrawal_address),
+                pack.winners.map((w: Pack) => BigInt(w.amount_base_units)),
+                BigInt(b.pool_base_units) -
+                  pack.winners.reduce((t: bigint, w: Pack) => t + BigInt(w.amount_base_units), 0n),
+                b.ranking_digest,
+              ],
+            ),
+          ),
+        },
+      };
+      for (const [a, digest, name] of [
+        [b.commitment_anchor, b.commit_root, "commitment"],
+        [pack.pack_anchor, pack.pack_hash, "pack"],
+      ] as [Pack, string, string][])
+        receipts[a.tx_hash] = {
+          block: a.anchor_block,
+          log: log(a.registry_address, [anchored, digest, kind(name), `0x${word(b.awarder)}`]),
+        };
+      const answerOf = (method: string): unknown => {
+        if (method === "eth_chainId") return toHex(b.chain_id);
+        if (method === "eth_getCode") return CODE;
+        if (method === "eth_call") {
+          const selector = lastCallData.slice(0, 10);
+          if (selector !== anchorOf) return `0x${calls[selector] ?? ""}`;
+          const [anchorer, block, k] = anchors[`0x${lastCallData.slice(10, 74)}`] ?? [
+            `0x${"00".repeat(20)}`,
+            0,
+            `0x${"00".repeat(32)}`,
+          ];
+          return `0x${word(anchorer)}${word(block)}${word(1)}${k.slice(2)}`;
+        }
+        const tx = String(lastParams[0]);
+        const known = receipts[tx];
+        if (known === undefined) return null;
+        const blockNumber = toHex(known.block);
+        const r: Record<string, any> = {
+          status: "0x1",
+          blockNumber,
+          transactionHash: tx,
+          logs: [{ ...known.log, blockNumber, transactionHash: tx }],
+        };
+        change.receipt?.(r);
+        return r;
+      };
+      return (method: string, res: ServerResponse): void => {
+        const doc: Record<string, any> = { jsonrpc: "2.0", id: lastId, result: answerOf(method) };
+        change.envelope?.(doc);
+        const body = JSON.stringify(doc);
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        res.end(body);
+      };
+    };
+
+    // probe37 B-F2: each passed 11/11 here while the verifier refused the RPC (exit 3) or failed the award
+    it("passes an honest chain (11/11) and one writing a log's hex in upper case (probe37 B-F1)", async () => {
+      const upper = (h: string): string => `0x${h.slice(2).toUpperCase()}`;
+      for (const change of [
+        {},
+        { receipt: (r: Record<string, any>) => (r.logs[0].topics = r.logs[0].topics.map(upper)) },
+      ]) {
+        answer = honestChain(change);
+        const r = await check([VECTOR, "--rpc", url]);
+        expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" });
+        expect(r.stdout.trim().split("\n").at(-1)).toBe("independent check: 11/11 passed");
+      }
+    });
+
+    const refusedAnswers: [string, Parameters<typeof honestChain>[0], RegExp][] = [
+      [
+        "an Awarded log a reorg removed",
+        { receipt: (r) => (r.logs[0].removed = true) },
+        /eth_getTransactionReceipt: the answer is not a receipt of transaction 0x\w{64} \(\$\.result\.logs\[0\]\.removed: the log was removed by a reorg\)$/,
+      ],
+      [
+        "a receipt of another transaction",
+        {
+          receipt: (r) => {
+            r.transactionHash = `0x${"11".repeat(32)}`;
+            r.logs[0].transactionHash = r.transactionHash;
+          },
+        },
+        /eth_getTransactionReceipt: the answer is not a receipt of transaction 0x\w{64} \(\$\.result\.transactionHash: is 0x(11){32}, the transaction asked is 0x\w{64}\)$/,
+      ],
+      [
+        "a receipt without its transaction hash",
+        { receipt: (r) => delete r.transactionHash },
+        /eth_getTransactionReceipt: the answer is not a transaction receipt \(a 32-byte hash\) \(\$\.result\.transactionHash: found null\)$/,
+      ],
+      [
+        "a log of another block than its receipt",
+        { receipt: (r) => (r.logs[0].blockNumber = "0x1") },
+        /eth_getTransactionReceipt: the answer is not a receipt of transaction 0x\w{64} \(\$\.result\.logs\[0\]\.blockNumber: is "0x1", the receipt's is "0x\w+"\)$/,
+      ],
+      [
+        "an answer with another JSON-RPC id",
+        { envelope: (doc) => (doc.id = 777) },
+        /eth_chainId: the answer is not an answer to this eth_chainId request \(\$\.id: is the integer 777, the request's is 1\)$/,
+      ],
+    ];
+    it.each(refusedAnswers)(
+      "blames the RPC for %s (exit 3), as the verifier does (probe37 B-F2)",
+      async (_name, change, line) => {
+        answer = honestChain(change);
+        const origin = url.replace(/[.:/]/g, "\\$&");
+        expectOneLine(
+          await check([VECTOR, "--rpc", url]),
+          3,
+          new RegExp(`^check_pack: cannot read rpc ${origin}: ${line.source}`),
+        );
+      },
+    );
+
+    it("fails the bounty's checks (exit 1) when there is no code at the bounty contract, as the verifier does (probe37 B-F2)", async () => {
+      const honest = honestChain();
+      answer = (method, res) => (method === "eth_getCode" ? result(res, "0x") : honest(method, res));
+      const r = await check([VECTOR, "--rpc", url]);
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: "" });
+      const bounty = base().benchmark.bounty_contract as string;
+      const said = `no contract at $.benchmark.bounty_contract ${bounty} on chain 8453 (eth_getCode answered 0x)`;
+      for (const name of ["onchain_commitment", "award_log"])
+        expect(r.stdout.split("\n").find((l) => l.startsWith(`FAIL ${name} `))).toContain(said);
+      expect(r.stdout.trim().split("\n").at(-1)).toMatch(/^independent check: 9\/11 passed, FAILED: /);
     });
 
     // B-F2: urllib's timeout bounds each socket read, so a node dripping its answer held it for hours

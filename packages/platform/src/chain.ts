@@ -53,6 +53,7 @@ import { privateKeyToAccount, toAccount, type PrivateKeyAccount } from "viem/acc
 import { AnswerTimeoutError, AnswerTooLargeError, boundedFetch } from "@bench-bounty/verifier/body";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
 import { MAX_RPC_MESSAGE_CHARS, describeRpcRefusal, rpcRefusalOf } from "@bench-bounty/verifier/rpc-refusal";
+import { lowerHexRpcFetch } from "@bench-bounty/verifier/rpc-answers";
 import { publicOrigin, redactSecretUrl, redactUrlParts } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
@@ -377,7 +378,9 @@ function withoutHost(text: string, rpcUrl: string): string {
 /**
  * The one viem transport of the platform's chain clients ({@link rpcTransportUrl}, {@link RPC_REQUEST_LIMITS}):
  * each request's answer is read through the verifier's `boundedFetch` (`@bench-bounty/verifier/body`),
- * which ends it at the timeout, headers and body together, and at the size limit.
+ * which ends it at the timeout, headers and body together, and at the size limit, and with the hex of its
+ * results in lower case (`lowerHexRpcFetch`, `@bench-bounty/verifier/rpc-answers`; probe37 B-F1: viem
+ * matches a log's topic 0 by string, so an RPC writing it in upper case hid the platform's own logs).
  */
 function rpcTransport(config: Pick<ChainConfig, "rpcUrl" | "rpcLimits">): ReturnType<typeof http> {
   const { url, headers } = rpcTransportUrl(config.rpcUrl);
@@ -386,11 +389,13 @@ function rpcTransport(config: Pick<ChainConfig, "rpcUrl" | "rpcLimits">): Return
     fetchOptions: { headers },
     timeout: timeoutMs,
     retryCount: RPC_REQUEST_LIMITS.retryCount,
-    fetchFn: boundedFetch({
-      what: "RPC answer",
-      timeoutMs,
-      maxBytes: config.rpcLimits?.maxAnswerBytes ?? RPC_REQUEST_LIMITS.maxAnswerBytes,
-    }),
+    fetchFn: lowerHexRpcFetch(
+      boundedFetch({
+        what: "RPC answer",
+        timeoutMs,
+        maxBytes: config.rpcLimits?.maxAnswerBytes ?? RPC_REQUEST_LIMITS.maxAnswerBytes,
+      }),
+    ),
   });
 }
 

@@ -4,9 +4,11 @@
  * A receipt that contradicts the question or itself is an RPC that cannot be read (exit 3), naming the
  * JSON path of the contradiction.
  */
-import type { PublicClient } from "viem";
+import { anchorRegistryAbi } from "@bench-bounty/contracts";
+import { keccak256, toBytes, type PublicClient } from "viem";
 import { describe, expect, it } from "vitest";
-import { RpcAnswerShapeError, readReceipt } from "../src/onchain/rpc-answers.js";
+import { exactEventLog } from "../src/onchain/logs.js";
+import { RpcAnswerShapeError, readCode, readReceipt } from "../src/onchain/rpc-answers.js";
 
 const TX = `0x${"ab".repeat(32)}` as const;
 const BLOCK_HASH = `0x${"cd".repeat(32)}`;
@@ -75,5 +77,36 @@ describe("a transaction receipt that contradicts the question or itself (probe29
     const e = await readReceipt(answering(receipt(change)), TX).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RpcAnswerShapeError);
     expect((e as Error).message).toContain(`the answer is not a receipt of transaction ${TX} (${path}: `);
+  });
+});
+
+describe("hex in upper case (probe37 B-F1)", () => {
+  // Anchored(bytes32 indexed digest, bytes32 indexed kind, address indexed anchorer)
+  const topics = [
+    keccak256(toBytes("Anchored(bytes32,bytes32,address)")),
+    `0x${"ab".repeat(32)}`,
+    keccak256(toBytes("bench-bounty.anchor.pack")),
+    `0x${"00".repeat(12)}${"5e".repeat(20)}`,
+  ];
+  const upper = (h: string): string => `0x${h.slice(2).toUpperCase()}`;
+
+  it("a log whose topic 0 the RPC wrote in upper case is the same event (it read as no log: award_log failed)", async () => {
+    const answer = receipt((r) => {
+      r.transactionHash = upper(TX);
+      r.logs[0].topics = topics.map(upper);
+      r.logs[0].address = upper(r.logs[0].address as string);
+      r.logs[0].transactionHash = upper(TX);
+    });
+    const r = await readReceipt(answering(answer), TX);
+    expect(r?.logs[0]?.topics).toEqual(topics);
+    expect(r?.transactionHash).toBe(TX);
+    expect(r?.logs[0]?.address).toBe(`0x${"22".repeat(20)}`);
+    const ev = exactEventLog(anchorRegistryAbi, r!.logs[0]!);
+    expect(ev?.eventName).toBe("Anchored");
+    expect(String(ev?.args.digest)).toBe(topics[1]);
+  });
+
+  it("code the RPC wrote in upper case is read in lower case", async () => {
+    expect(await readCode(answering("0x60AB00fF"), `0x${"22".repeat(20)}`)).toBe("0x60ab00ff");
   });
 });

@@ -230,6 +230,68 @@ export function checkedRpcFetch(fetchFn: typeof fetch): typeof fetch {
   };
 }
 
+/** A string of hex digits after `0x`, any case (a quantity, data, a hash, an address). */
+const HEX_STRING = /^0x[0-9a-fA-F]*$/;
+
+/**
+ * `value` (a JSON answer the shape check accepted) with every hex string, at any depth, in lower case
+ * (probe37 B-F1): hex case carries no meaning, but viem's `decodeEventLog` matches topic 0 against the
+ * lower-case event selector by string, so a log whose topic 0 an RPC wrote in upper case read as no log
+ * (an honest award's `award_log` and anchors `failed`). Read once here, every later comparison and decoding
+ * sees canonical lower case. Other strings (`0X...` is not hex here) and values are kept as they are.
+ */
+function lowerHex<T>(value: T): T {
+  if (typeof value === "string") return (HEX_STRING.test(value) ? value.toLowerCase() : value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => lowerHex(v)) as T;
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lowerHex(v)])) as T;
+  return value;
+}
+
+/** A JSON-RPC answer (or a batch's answers) with the hex of each `result` in lower case ({@link lowerHex}). */
+function lowerHexResults(answer: unknown): unknown {
+  if (Array.isArray(answer)) return answer.map(lowerHexResults);
+  return isRecord(answer) && "result" in answer ? { ...answer, result: lowerHex(answer.result) } : answer;
+}
+
+/** An http answer whose `json()` and `text()` read the answer of `res` through {@link lowerHexResults}. */
+class LowerHexRpcAnswer extends Response {
+  override readonly json: () => Promise<unknown>;
+  override readonly text: () => Promise<string>;
+
+  constructor(res: Response) {
+    super(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    this.json = async () => lowerHexResults(await res.json());
+    this.text = async () => {
+      const text = await res.text();
+      let answer: unknown;
+      try {
+        answer = JSON.parse(text);
+      } catch (e) {
+        // not JSON: handed on as it came, for the transport to say so as before
+        if (!(e instanceof SyntaxError)) throw e;
+        return text;
+      }
+      return JSON.stringify(lowerHexResults(answer));
+    };
+  }
+}
+
+/**
+ * A `fetch` for viem's http transport (`fetchFn`) whose http 2xx JSON-RPC answers are read with the hex of
+ * their results (hashes, addresses, topics, data, quantities) in lower case, when viem reads them (probe37
+ * B-F1): hex case carries no meaning, but viem's `getContractEvents` and `parseEventLogs` match a log's
+ * topic 0 against the lower-case event selector by string, so behind an RPC writing it in upper case the
+ * platform found none of its own `Awarded` and `Anchored` logs. An error answer is handed on as it came.
+ * @param fetchFn the `fetch` whose answers are read so (the platform's bounded one)
+ */
+export function lowerHexRpcFetch(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await fetchFn(input, init);
+    return res.ok ? new LowerHexRpcAnswer(res) : res;
+  };
+}
+
 /** The answer checked against `schema`. @throws RpcAnswerShapeError naming `what` was expected */
 function shaped<T extends z.ZodType>(schema: T, answer: unknown, what: string): z.infer<T> {
   if (!schema.safeParse(answer).success)
@@ -250,16 +312,17 @@ export async function readChainId(client: PublicClient): Promise<number> {
 }
 
 /**
- * `eth_getCode(address, latest)`: the runtime code, `0x` when there is none.
+ * `eth_getCode(address, latest)`: the runtime code in lower-case hex, `0x` when there is none.
  * @throws RpcAnswerShapeError when the answer is not hex data
  */
 export async function readCode(client: PublicClient, at: Address): Promise<Hex> {
   const answer: unknown = await client.request({ method: "eth_getCode", params: [at, "latest"] });
-  return shaped(data, answer, "contract code (hex data)") as Hex;
+  return lowerHex(shaped(data, answer, "contract code (hex data)")) as Hex;
 }
 
 /**
- * `eth_getTransactionReceipt(hash)`, formatted by viem, or null when the transaction is not mined.
+ * `eth_getTransactionReceipt(hash)`, formatted by viem, or null when the transaction is not mined. Its hex
+ * (hashes, addresses, topics, data) is read in lower case whatever case the RPC wrote ({@link lowerHex}).
  * @throws RpcAnswerShapeError when the answer is neither null nor a receipt (status, block number,
  *   transaction hash, logs with address, topics and data), or a receipt that contradicts itself or the
  *   question ({@link receiptContradiction})
@@ -267,7 +330,7 @@ export async function readCode(client: PublicClient, at: Address): Promise<Hex> 
 export async function readReceipt(client: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
   const answer: unknown = await client.request({ method: "eth_getTransactionReceipt", params: [hash] });
   if (answer === null) return null;
-  const receipt = shaped(receiptAnswer, answer, "a transaction receipt");
+  const receipt = lowerHex(shaped(receiptAnswer, answer, "a transaction receipt"));
   const contradiction = receiptContradiction(receipt, hash);
   if (contradiction) throw new RpcAnswerShapeError(`a receipt of transaction ${hash}`, contradiction);
   return formatTransactionReceipt(receipt as never);
