@@ -62,7 +62,8 @@
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
 import { setMaxListeners } from "node:events";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { PlatformError } from "./errors.js";
 import { MAX_TIMER_MS } from "./time.js";
 import { terminalText } from "./terminal.js";
@@ -180,14 +181,25 @@ function resolved(o: RunnerOptions) {
  * agent was registered and the attempt started): the agents' directory ({@link agentWorkRoot}) and,
  * when bubblewrap works, the sandbox's mounts as every agent of `backend` gets them ({@link agentArgv}:
  * each of `backend.privatePaths` can be hidden, and `cwd` is none of them).
- * @param cwd the agent's working directory (`AgentSpec.cwd`; default: a fresh one under the agents' directory)
+ * @param cwd the agent's working directory (`AgentSpec.cwd`; default: a fresh one under the agents'
+ *   directory, made for the check and removed, as every agent process gets one: hiding the agents'
+ *   directory itself is no refusal, probe37 B-N1)
  * @throws PlatformError `invalid_option`: field `agents_dir` (the agents' directory is not safe), `store`
  *   (a store path cannot be hidden: the root directory, a file with another hard link, a tree over
- *   `MAX_HIDDEN_ENTRIES`), `agent.cwd` (the working directory is the store's)
+ *   `MAX_HIDDEN_ENTRIES`), `agent.cwd` (the working directory given is a hidden path: `details.hidden`
+ *   the path given that hides it)
  */
 export function checkAgentSandbox(backend: Pick<RunBackend, "privatePaths">, cwd?: string): void {
   const root = agentWorkRoot();
-  agentArgv("true", cwd ?? root, [...backend.privatePaths], bubblewrapAvailable());
+  // no working directory: the agent's own fresh one under the agents' directory, as every agent process
+  // gets it (probe37 B-N1: the agents' directory itself stood in, and `--agent-hide /tmp/bb-agents-<uid>`
+  // was refused as a working directory that is a hidden path)
+  const own = cwd === undefined ? mkdtempSync(join(root, "bb-agent-")) : null;
+  try {
+    agentArgv("true", cwd ?? own!, [...backend.privatePaths], bubblewrapAvailable());
+  } finally {
+    if (own !== null) rmSync(own, { recursive: true, force: true });
+  }
 }
 
 /**
