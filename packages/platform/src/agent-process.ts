@@ -393,6 +393,27 @@ const isProcessView = (p: string): boolean => p === "/proc" || isUnder(p, "/proc
 /** True when `p` is strictly inside the directory `dir`. */
 const isUnder = (p: string, dir: string): boolean => p.startsWith(dir === sep ? dir : dir + sep);
 
+/** The environment form of `--agent-hide`: a `:`-separated list of paths, as `PATH` is (read by the CLI's `run`/`resume`). */
+export const AGENT_HIDE_ENV = "BENCH_BOUNTY_AGENT_HIDE";
+
+/**
+ * Whether the path `p` is the agents' directory ({@link agentWorkRoot}) or inside it, and not the agent's
+ * working directory `cwd` (a real path) nor inside it: emptied in every sandbox ({@link emptiedDirs}) and
+ * not bound again with `cwd`, so a hide path there is already hidden. A path that cannot be resolved is
+ * not (the walk of {@link hiddenMounts} says what is wrong with it).
+ */
+function inAgentsRoot(p: string, cwd?: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(resolve(p));
+  } catch {
+    return false;
+  }
+  if (cwd !== undefined && (real === cwd || isUnder(real, cwd))) return false;
+  const root = agentWorkRoot();
+  return real === root || isUnder(real, root);
+}
+
 const depth = (p: string): number => p.split(sep).filter((x) => x !== "").length;
 
 function unhideable(path: string, why: string): PlatformError {
@@ -443,6 +464,9 @@ export function agentHidePaths(paths: readonly string[], option = "--agent-hide"
       throw refuse(
         `${terminalText(path)} is the processes' view (/proc): every sandboxed agent gets a /proc of its own, showing its own processes only, so nothing of the runner's is there to hide`,
       );
+    // the agents' own directory is emptied in every sandbox anyway: nothing to walk here (probe37 B-N1);
+    // an agent working in it is checked at its mounts (`agentArgv`)
+    if (inAgentsRoot(path)) return path;
     try {
       hiddenMounts([path]);
     } catch (e) {
@@ -459,21 +483,32 @@ export function agentHidePaths(paths: readonly string[], option = "--agent-hide"
  * Mounts are applied outermost first (bwrap applies them in order, a later one covering an earlier
  * one): a working directory that contains the store is bound before the store is hidden inside it (the
  * other order rebound the whole directory, store included, over the hidden store: found by a probe),
- * and a working directory inside a hidden directory is bound after it.
+ * and a working directory inside a hidden directory is bound after it. A `hide` path that is the agents'
+ * directory or in it (not `cwd` nor in it) is left out: that directory is emptied anyway, `cwd` bound over it.
  * @throws PlatformError `invalid_option` when the working directory is a hidden path (or inside a hidden
- *   file's place), or a hidden path cannot be hidden ({@link hiddenMounts})
+ *   file's place: field `agent.cwd`, `details.hidden` the `hide` path that hides it, named in the message
+ *   with where hidden paths come from, probe37 B-N1), or a hidden path cannot be hidden ({@link hiddenMounts})
  */
 export function agentArgv(command: string, cwd: string, hide: string[], sandbox: boolean): string[] {
   if (!sandbox) return ["sh", "-c", command];
   const dir = realpathSync(cwd);
-  const hidden = hiddenMounts(hide);
+  // the agents' own directory (and anything in it) is emptied below in every sandbox, the agent's own
+  // directory bound over it: hiding it again adds nothing, and walking the other agents' files for links
+  // would let one of them refuse this agent's mounts (probe37 B-N1)
+  const listed = hide.filter((h) => !inAgentsRoot(h, dir));
+  const hidden = hiddenMounts(listed);
   const clash = hidden.find((m) => m.path === dir || (m.kind === "file" && isUnder(dir, m.path)));
-  if (clash)
+  if (clash) {
+    // which path given hides it, by its own walk (only now: a refusal's cost)
+    const given = listed.find((h) => hiddenMounts([h]).some((m) => m.path === clash.path));
+    const as =
+      given !== undefined && resolve(given) !== clash.path ? ` (hidden as ${terminalText(given)})` : "";
     throw new PlatformError(
       "invalid_option",
-      `the agent's working directory ${cwd} is the store's ${clash.path}, which the agent must not see: give the agent another directory (or none: it then gets a fresh temporary one)`,
-      { field: "agent.cwd", path: cwd },
+      `the agent's working directory ${terminalText(cwd)} is ${terminalText(clash.path)}${as}, a path hidden from the agents (the store's, its --store directory, or one named by --agent-hide or ${AGENT_HIDE_ENV}): give the agent a directory that is not hidden, or none: it then gets a fresh one of its own under the agents' directory bb-agents-<uid>, which is always hidden from the other agents and need not be listed`,
+      { field: "agent.cwd", path: cwd, hidden: given ?? clash.path },
     );
+  }
   const emptied = emptiedDirs();
   const mounts: { path: string; args: string[] }[] = emptied.map((d) => ({
     path: d,

@@ -30,10 +30,12 @@
  *
  * ## An agent that fails before answering costs no attempt
  * Whatever the policy, when the agent fails (status `error`: non-zero exit, a signal, could not start,
- * threw; or `timeout`) while the run has no answer yet, the runner stops at once, does not finalize,
+ * threw; or `timeout`) before it gave any answer in this runner session (a `run`, or a `resume`: the
+ * answers of an earlier session do not count, probe37 B-F3), the runner stops at once, does not finalize,
  * leaves the run in progress (the failed tasks are not recorded) and throws `agent_failed` with
- * `details.attempt_used: false`: a broken agent command does not use up an attempt, and `resume`
- * with a fixed agent continues the same attempt. The error and the outcome reasons show the useful
+ * `details.attempt_used: false`, its message naming the agent command the checkpoint records: a broken
+ * agent command (or one whose file has moved since the run was interrupted) does not use up an attempt,
+ * and `resume` with a fixed agent (or `--agent CMD`) continues the same attempt. The error and the outcome reasons show the useful
  * tail of the agent's stderr (`stderrTailOf`: its last lines, bounded); the log has its start (up to its bound).
  *
  * ## An agent process that cannot be made stops the run
@@ -60,9 +62,11 @@
  * agent for one answer; `runner/checkpoint.ts` writes and reads the checkpoint.
  */
 import { setMaxListeners } from "node:events";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { PlatformError } from "./errors.js";
 import { MAX_TIMER_MS } from "./time.js";
+import { terminalText } from "./terminal.js";
 import { agentArgv, agentWorkRoot, bubblewrapAvailable, passedAgentEnv } from "./agent-process.js";
 import type { RunBackend } from "./backend.js";
 import { checkRunId, type FinalizeResult, type RunView, type ServedTask } from "./runs.js";
@@ -73,7 +77,6 @@ import {
   saveCheckpoint,
   tasksDigest,
   readCheckpoint,
-  hasAnswer,
 } from "./runner/checkpoint.js";
 import { type AgentSpec, askAgent } from "./runner/agent.js";
 import { acquireRunLock } from "./runner/lock.js";
@@ -178,14 +181,25 @@ function resolved(o: RunnerOptions) {
  * agent was registered and the attempt started): the agents' directory ({@link agentWorkRoot}) and,
  * when bubblewrap works, the sandbox's mounts as every agent of `backend` gets them ({@link agentArgv}:
  * each of `backend.privatePaths` can be hidden, and `cwd` is none of them).
- * @param cwd the agent's working directory (`AgentSpec.cwd`; default: a fresh one under the agents' directory)
+ * @param cwd the agent's working directory (`AgentSpec.cwd`; default: a fresh one under the agents'
+ *   directory, made for the check and removed, as every agent process gets one: hiding the agents'
+ *   directory itself is no refusal, probe37 B-N1)
  * @throws PlatformError `invalid_option`: field `agents_dir` (the agents' directory is not safe), `store`
  *   (a store path cannot be hidden: the root directory, a file with another hard link, a tree over
- *   `MAX_HIDDEN_ENTRIES`), `agent.cwd` (the working directory is the store's)
+ *   `MAX_HIDDEN_ENTRIES`), `agent.cwd` (the working directory given is a hidden path: `details.hidden`
+ *   the path given that hides it)
  */
 export function checkAgentSandbox(backend: Pick<RunBackend, "privatePaths">, cwd?: string): void {
   const root = agentWorkRoot();
-  agentArgv("true", cwd ?? root, [...backend.privatePaths], bubblewrapAvailable());
+  // no working directory: the agent's own fresh one under the agents' directory, as every agent process
+  // gets it (probe37 B-N1: the agents' directory itself stood in, and `--agent-hide /tmp/bb-agents-<uid>`
+  // was refused as a working directory that is a hidden path)
+  const own = cwd === undefined ? mkdtempSync(join(root, "bb-agent-")) : null;
+  try {
+    agentArgv("true", cwd ?? own!, [...backend.privatePaths], bubblewrapAvailable());
+  } finally {
+    if (own !== null) rmSync(own, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -395,19 +409,28 @@ async function execute(
     internal.abort();
   };
 
+  // whether THIS runner session has had an answer: the "costs no attempt" rule is judged per session, so
+  // a resume whose agent cannot start once stops as `run` does (probe37 B-F3: answers of an earlier
+  // session counted, and a resume whose agent file had moved finalized the attempt with zeros)
+  let answeredHere = false;
   const record = (o: TaskOutcome): void => {
-    if ((o.status === "error" || o.status === "timeout") && !hasAnswer(cp)) {
+    if ((o.status === "error" || o.status === "timeout") && !answeredHere) {
       // see "costs no attempt" above
+      const stored = cp.agent.kind === "command" ? cp.agent.command : null;
       stopAt(
         o,
         `the agent failed before any answer was submitted (task ${o.ordinal}: ${o.status}: ${o.reason ?? ""})\n` +
           (o.note !== undefined ? `note: ${o.note}\n` : "") +
           `run ${cp.run_id} was not finalized and stays in progress, so attempt ${cp.attempt} is not used up; ` +
-          `fix the agent in place (resume runs the same command again; add --agent CMD to run another), ` +
+          `fix the agent in place (resume runs the same command again; add --agent CMD to run another)` +
+          (stored !== null
+            ? `: the run's checkpoint records the agent command ${terminalText(stored)}, and what it names must still exist; `
+            : ", ") +
           `then resume the run (resume ${cp.run_id})`,
       );
       return;
     }
+    if (o.status === "answered") answeredHere = true;
     if (o.status !== "answered" && cp.options.invalid_answer_policy === "abort") {
       stopAt(
         o,

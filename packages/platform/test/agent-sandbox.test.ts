@@ -38,7 +38,7 @@ import {
 } from "../src/agent-process.js";
 import { LocalRunBackend } from "../src/backend.js";
 import { Store } from "../src/store.js";
-import { resumeRun, runBenchmark } from "../src/runner.js";
+import { checkAgentSandbox, resumeRun, runBenchmark } from "../src/runner.js";
 import { seattlePublishArgs } from "../src/testing.js";
 import {
   cities,
@@ -219,7 +219,7 @@ describe("the store's files are hidden at their real paths, whatever the layout 
     const base = realpathSync(tempDir());
     mkdirSync(join(base, "store"));
     expect(() => agentArgv("true", join(base, "store"), [join(base, "store")], true)).toThrow(
-      /working directory .* is the store's/,
+      /working directory .* is .*, a path hidden from the agents/,
     );
     writeFileSync(join(base, "store", "platform.sqlite"), "GOLD");
     linkSync(join(base, "store", "platform.sqlite"), join(base, "elsewhere.sqlite"));
@@ -658,4 +658,79 @@ describe("the agents' directory is this user's own or refused (probe28 B-F9)", (
       planted.parent = undefined;
     }
   });
+});
+
+// probe37 B-N1: `run --agent-hide /tmp/bb-agents-<uid>` with no working directory was refused as "the
+// agent's working directory /tmp/bb-agents-<uid> is the store's ...": the agents' directory itself stood
+// in for the agent's own fresh directory in it, and the message blamed the store and an `agent.cwd` nobody gave
+describe("the agents' directory bb-agents-<uid> named as a hidden path (probe37 B-N1)", () => {
+  it("a working directory that is a hidden path is refused naming the path as given and where hidden paths come from", () => {
+    const base = realpathSync(tempDir());
+    mkdirSync(join(base, "service-store"));
+    symlinkSync(join(base, "service-store"), join(base, "link"));
+    let err: unknown;
+    try {
+      agentArgv("true", join(base, "service-store"), [join(base, "link")], true);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({
+      code: "invalid_option",
+      details: { field: "agent.cwd", path: join(base, "service-store"), hidden: join(base, "link") },
+    });
+    const message = (err as Error).message;
+    expect(message).toContain(`is ${join(base, "service-store")} (hidden as ${join(base, "link")})`);
+    expect(message).toContain("--agent-hide or BENCH_BOUNTY_AGENT_HIDE");
+    expect(message).not.toContain("is the store's");
+  });
+
+  describe.skipIf(!bubblewrapAvailable() || TEST_ENGINE !== "sqlite")(
+    "under bubblewrap (skipped: bwrap or user namespaces unavailable)",
+    () => {
+      it("is accepted: each agent works in its own fresh directory there and sees no other agent's", async () => {
+        const root = agentWorkRoot();
+        expect(() => checkAgentSandbox({ privatePaths: [root] })).not.toThrow();
+        const other = mkdtempSync(join(root, "bb-agent-"));
+        try {
+          writeFileSync(join(other, "answers.txt"), "THEIRS");
+          const said = await agentOutput(
+            `echo mine > own.txt && cat own.txt; cat '${join(other, "answers.txt")}' 2>/dev/null; true`,
+            [root],
+          );
+          expect(said.trim()).toBe("mine");
+        } finally {
+          rmSync(other, { recursive: true, force: true });
+        }
+      });
+
+      it("a hidden path inside a working directory that is in the agents' directory stays hidden", async () => {
+        const cwd = mkdtempSync(join(agentWorkRoot(), "bb-agent-"));
+        try {
+          mkdirSync(join(cwd, "store"));
+          writeFileSync(join(cwd, "store", "platform.sqlite"), "GOLD-N1");
+          writeFileSync(join(cwd, "notes.txt"), "mine");
+          const said = await agentOutput(
+            "cat store/platform.sqlite 2>/dev/null; cat notes.txt",
+            [join(cwd, "store"), agentWorkRoot()],
+            cwd,
+          );
+          expect(said.trim()).toBe("mine");
+        } finally {
+          rmSync(cwd, { recursive: true, force: true });
+        }
+      });
+
+      it("run --agent-hide with the agents' directory runs the attempt to the end", async () => {
+        const store = tempDir();
+        expect((await runCli(...seattlePublishArgs("seattle"), "--store", store)).code).toBe(0);
+        const key = await cliAccount(store, "hider-owner");
+        const r = await runCli(
+          ...["run", "seattle", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
+          ...["--agent-id", "hider", "--agent-hide", agentWorkRoot(), "--no-progress"],
+        );
+        expect(r.code, r.err).toBe(0);
+        expect(JSON.parse(r.out)).toMatchObject({ attempt: 1, interrupted: false });
+      });
+    },
+  );
 });

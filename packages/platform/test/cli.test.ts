@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { join, relative as relative_ } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -240,5 +240,49 @@ describe("CLI", () => {
     const resumed = await runCli(...argv, "--no-progress");
     expect(resumed.code, resumed.err).toBe(0);
     expect(JSON.parse(resumed.out)).toMatchObject({ run_id: runId, attempt: 1 });
+  });
+
+  // probe37 B-F3: a resume whose agent could not start once (its file moved after the run stopped) took the
+  // answers of the earlier session for its own, finalized the attempt with zeros and exited 0
+  it("a resume whose agent file was moved stops without finalizing, names the recorded command and prints its resume again", async () => {
+    const store = tempDir();
+    expect((await runCli(...seattlePublishArgs("seattle"), "--store", store)).code).toBe(0);
+    const key = await cliAccount(store, "moved-owner");
+    const dir = tempDir();
+    const agent = join(dir, "agent.mjs");
+    // answers the first task of its batch only: with one batch and --on-invalid abort the run stops in
+    // progress with one answer stored
+    writeFileSync(
+      agent,
+      `const c = []; for await (const x of process.stdin) c.push(x);
+const t = JSON.parse(Buffer.concat(c).toString()).tasks[0];
+process.stdout.write(JSON.stringify({ answers: [{ ordinal: t.ordinal, answer_text: "rain" }] }));\n`,
+    );
+    const first = await runCli(
+      ...["run", "seattle", "--store", store, "--api-key", key, "--agent", `node ${agent}`],
+      ...["--agent-id", "mover", "--batch-size", "100", "--on-invalid", "abort", "--no-progress"],
+    );
+    expect(first.code, first.err).toBe(1);
+    const runId = /run (run-[0-9a-f]{16})/.exec(first.err)![1]!;
+    renameSync(agent, join(dir, "moved.mjs"));
+    const resumed = await runCli(
+      ...["resume", runId, "--store", store, "--api-key", key],
+      ...["--batch-size", "1", "--on-invalid", "skip", "--no-progress"],
+    );
+    expect(resumed.code, resumed.err).toBe(1);
+    expect(resumed.out).toBe(""); // nothing finalized
+    expect(resumed.err).toMatch(
+      /^error: the agent failed before any answer was submitted \(task \d+: error: agent exited/,
+    );
+    expect(resumed.err).toContain(`attempt 1 is not used up`);
+    expect(resumed.err).toContain(`the run's checkpoint records the agent command node ${agent}`);
+    expect(pastedResume(resumed.err, key).slice(0, 2)).toEqual(["resume", runId]);
+    // the same attempt goes on with the agent where it now is
+    const fixed = await runCli(
+      ...["resume", runId, "--store", store, "--api-key", key, "--agent", `node ${join(dir, "moved.mjs")}`],
+      ...["--batch-size", "1", "--no-progress"],
+    );
+    expect(fixed.code, fixed.err).toBe(0);
+    expect(JSON.parse(fixed.out)).toMatchObject({ run_id: runId, attempt: 1, interrupted: false });
   });
 });

@@ -1,6 +1,6 @@
 import { answerDigest } from "@bench-bounty/evidence";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -228,6 +228,46 @@ describe("runner policies", () => {
       kind: "command",
       command: `node ${AGENT}`,
     });
+    expect(r.attempt).toBe(1);
+    expect(r.finalized!.counts.answered).toBe(r.task_count);
+    expect(r.finalized!.attempts_remaining).toBe(2);
+  }, 60_000);
+
+  // probe37 B-F3: the rule was judged on the run's answers, so a resume whose agent could not start once
+  // (its file moved after the interruption) finalized the attempt with zeros for every task left
+  it("a resume whose agent fails before any answer of its own costs no attempt either, and names the command it ran", async () => {
+    const s = await store();
+    const copy = join(tempDir(), "agent.mjs");
+    writeFileSync(copy, readFileSync(AGENT));
+    const ac = new AbortController();
+    const cut = await runBenchmark(
+      await s.platform.backend("moved"),
+      s.slug,
+      "moved",
+      { kind: "command", command: `node ${copy}` },
+      { signal: ac.signal, onOutcome: (_o, done) => done === 2 && ac.abort() },
+    );
+    expect(cut.interrupted).toBe(true);
+    expect(cut.outcomes.filter((o) => o.status === "answered").length).toBeGreaterThanOrEqual(2);
+    rmSync(copy); // a careless tidy-up between the interruption and the resume
+    const backend = await s.platform.backendOfRun(cut.run_id);
+    const e = await resumeRun(backend, cut.run_id).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    expect(e).toMatchObject({
+      code: "agent_failed",
+      details: { run_id: cut.run_id, attempt: 1, attempt_used: false, status: "error" },
+    });
+    const message = (e as PlatformError).message;
+    expect(message).toMatch(/failed before any answer was submitted/);
+    expect(message).toContain(`the run's checkpoint records the agent command node ${copy}`);
+    expect(message).toContain("add --agent CMD to run another");
+    expect(message).toMatch(new RegExp(`\\(resume ${cut.run_id}\\)$`));
+    const run = await s.platform.getRun(cut.run_id);
+    expect(run.status).toBe("in_progress");
+    // nothing of the failed session was recorded: the checkpoint still has the interrupted run's outcomes
+    expect(Object.keys(readCheckpoint(backend, cut.run_id).outcomes)).toHaveLength(cut.outcomes.length);
+    // another command continues the same attempt
+    const r = await resumeRun(backend, cut.run_id, { kind: "command", command: `node ${AGENT}` });
     expect(r.attempt).toBe(1);
     expect(r.finalized!.counts.answered).toBe(r.task_count);
     expect(r.finalized!.attempts_remaining).toBe(2);

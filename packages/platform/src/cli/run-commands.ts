@@ -24,7 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { LocalRunBackend, type RunBackend } from "../backend.js";
 import type { RemoteAccountKeys } from "./account-commands.js";
 import { PlatformError } from "../errors.js";
-import { agentHidePaths, passedAgentEnv } from "../agent-process.js";
+import { AGENT_HIDE_ENV, agentHidePaths, passedAgentEnv } from "../agent-process.js";
 import {
   checkAgentSandbox,
   resumeRun,
@@ -51,8 +51,7 @@ interface RunOpts {
   agentHide?: string[];
 }
 
-/** The environment form of `--agent-hide`: a `:`-separated list of paths, as `PATH` is. */
-export const AGENT_HIDE_ENV = "BENCH_BOUNTY_AGENT_HIDE";
+export { AGENT_HIDE_ENV } from "../agent-process.js";
 
 /**
  * The `--agent-hide <path>` option of `run` and `resume` (repeatable; env {@link AGENT_HIDE_ENV}, a

@@ -172,8 +172,3 @@ function checkpointText(file: string, runId: string): string {
     }
   }
 }
-
-/** True when the run has at least one stored answer (as far as the checkpoint knows). */
-export function hasAnswer(cp: Checkpoint): boolean {
-  return Object.values(cp.outcomes).some((o) => o.status === "answered");
-}
