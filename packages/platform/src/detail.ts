@@ -204,6 +204,26 @@ export interface BenchmarkDetail extends BenchmarkListItem {
   bounty: BountyFacts | null;
   /** ASCII; its curls name this benchmark's own slug at `base_url`. */
   how_to_compete: string;
+  /**
+   * The steps this process refuses and `how_to_compete` sends to the service's main address (`$MAIN`),
+   * null when every step is taken here ({@link competeAtMainOf}): what the web page's walk reads, so
+   * that its commands go where the API's walk sends them (probe37 A-F1: the page printed every step
+   * against a chainless process, refused 503 `no_chain`).
+   */
+  compete_at_main: CompeteAtMain | null;
+}
+
+/**
+ * Where a process's compete walk sends what it cannot take ({@link BenchmarkDetail.compete_at_main}):
+ * the service's main address, `$MAIN`, which the process cannot know (its operator gives it).
+ */
+export interface CompeteAtMain {
+  /** Setting a withdrawal address (`PUT /accounts/me/withdrawal-address`, or an account made with one) goes there. */
+  withdrawal_address: boolean;
+  /** A run's start, its answers and its finalize go there (a benchmark with a prize). */
+  runs: boolean;
+  /** What this process cannot take and why, ending `export MAIN=<that address>` (ASCII; the walk's step 0). */
+  note: string;
 }
 
 /** The attached bounty in a detail ({@link BenchmarkDetail.bounty}): addresses lower-case, amounts base units. */
@@ -326,6 +346,21 @@ export interface ChainlessWalk {
 }
 
 /**
+ * The steps a process refuses and its walk sends to the service's main address (`$MAIN`; probe36 V-F5,
+ * the one rule of both walks: the API's `how_to_compete` and the web page's commands, probe37 A-F1):
+ * with `chainless` (a process without a chain on a store used on one) the withdrawal address always,
+ * and a prize benchmark's run, answers and finalize; null (every step here) without.
+ */
+export function competeAtMainOf(chainless: ChainlessWalk | null): CompeteAtMain | null {
+  if (chainless === null) return null;
+  return {
+    withdrawal_address: true,
+    runs: chainless.prize,
+    note: `This server runs without the service's chain, so it cannot set a withdrawal address${chainless.prize ? " and takes no run, answer or finalize of this prize benchmark" : ""} (503 no_chain): the steps naming $MAIN go to the service's main address instead (its operator gives it; your key works there too): export MAIN=<that address>`,
+  };
+}
+
+/**
  * How to compete (ASCII), naming this slug's own endpoints at `baseUrl`: every step a command, the
  * withdrawal address before the run start (probe36 A-F2: the walk's start step was refused
  * `withdrawal_address_required` for a new account, the address only named in a closing sentence).
@@ -339,14 +374,11 @@ export interface ChainlessWalk {
 export function howToCompete(slug: string, baseUrl: string, chainless: ChainlessWalk | null = null): string {
   const u = baseUrl.replace(/\/+$/, "");
   // where the address, and a prize benchmark's run, go
-  const a = chainless === null ? u : "$MAIN";
-  const r = chainless?.prize === true ? "$MAIN" : u;
+  const atMain = competeAtMainOf(chainless);
+  const a = atMain?.withdrawal_address === true ? "$MAIN" : u;
+  const r = atMain?.runs === true ? "$MAIN" : u;
   const lines = [
-    ...(chainless === null
-      ? []
-      : [
-          `0. This server runs without the service's chain, so it cannot set a withdrawal address${chainless.prize ? " and takes no run, answer or finalize of this prize benchmark" : ""} (503 no_chain): the steps naming $MAIN go to the service's main address instead (its operator gives it; your key works there too): export MAIN=<that address>`,
-        ]),
+    ...(atMain === null ? [] : [`0. ${atMain.note}`]),
     `1. Get a key (shown once; export it as BENCH_BOUNTY_API_KEY): curl -s -X POST ${u}/api/v1/accounts -H 'Content-Type: application/json' -d '{}'`,
     `2. Set the 0x address your prize credit goes to (a service that pays prizes refuses a run start without it): curl -s -X PUT ${a}/api/v1/accounts/me/withdrawal-address -H "X-API-Key: $BENCH_BOUNTY_API_KEY" -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
     `3. Read the detail: curl -s ${u}/api/v1/benchmarks/${slug}`,
@@ -413,6 +445,11 @@ export async function benchmarkDetail(
 ): Promise<BenchmarkDetail> {
   const b = await getBenchmark(ctx, slug);
   const verified = b.bounty ? await checkedOnChain(ctx, b, b.bounty) : null;
+  // a process without the chain on a store used on one: what it refuses goes to the main address
+  const chainless: ChainlessWalk | null =
+    ctx.chain === null && (await ctx.store.anchors.anchoringChainId()) !== null
+      ? { prize: b.bounty !== null }
+      : null;
   return {
     ...listItemOf(b, verified, await isOpen(ctx, b)),
     created_at: b.created_at,
@@ -430,13 +467,7 @@ export async function benchmarkDetail(
     commitment: await commitmentOf(ctx, b),
     withdrawal_address_required: await storeAwardable(ctx),
     bounty: b.bounty ? bountyFacts(b.bounty) : null,
-    how_to_compete: howToCompete(
-      b.slug,
-      opts.baseUrl ?? ctx.publicBaseUrl,
-      // a process without the chain on a store used on one: what it refuses goes to the main address
-      ctx.chain === null && (await ctx.store.anchors.anchoringChainId()) !== null
-        ? { prize: b.bounty !== null }
-        : null,
-    ),
+    how_to_compete: howToCompete(b.slug, opts.baseUrl ?? ctx.publicBaseUrl, chainless),
+    compete_at_main: competeAtMainOf(chainless),
   };
 }

@@ -256,6 +256,11 @@ describe(
           /^0\. .*takes no run, answer or finalize of this prize benchmark \(503 no_chain\)/,
         );
         expect(how).toContain(`curl -s -X POST $MAIN/api/v1/benchmarks/${slug}/runs `);
+        // the same rule as a fact the web page reads (probe37 A-F1)
+        expect((await chainless.real.benchmarkDetail(slug)).compete_at_main).toMatchObject({
+          withdrawal_address: true,
+          runs: true,
+        });
         expect((await rejection(chainless.real.taskScores(null, slug))).code).toBe("task_scores_withheld");
 
         await dc.increaseTime(700); // the chain's clock past closes_at; both wall clocks stay before it
@@ -341,6 +346,12 @@ describe(
         // the process with the chain prints the walk as before
         const own = (await withChain.real.benchmarkDetail(slug)).how_to_compete;
         expect(own).not.toContain("$MAIN");
+        // the same rule as a fact the web page reads (probe37 A-F1)
+        expect((await chainless.real.benchmarkDetail(slug)).compete_at_main).toMatchObject({
+          withdrawal_address: true,
+          runs: false,
+        });
+        expect((await withChain.real.benchmarkDetail(slug)).compete_at_main).toBeNull();
         expect(own.split("\n")[0]).toMatch(/^1\. Get a key/);
       } finally {
         await chainless.real.close();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { howToCompete, usdcText } from "../src/detail.js";
+import { competeAtMainOf, howToCompete, usdcText } from "../src/detail.js";
 import { cities, cleanup, openTemp, CITIES_PUBLISH } from "./helpers.js";
 
 afterEach(cleanup);
@@ -52,6 +52,18 @@ describe("list, detail and formats (seed: compete steps 1-2 and 8; publish forma
     // reads stay here
     expect(how).toContain("curl -s http://x/api/v1/benchmarks/abc/corpus");
     expect(howToCompete("abc", "http://x")).not.toContain("$MAIN");
+  });
+
+  // probe37 A-F1: the web page's walk reads the same rule (the detail's compete_at_main)
+  it("competeAtMainOf is the walk's rule: its note is step 0, its flags the steps at $MAIN", () => {
+    expect(competeAtMainOf(null)).toBeNull();
+    for (const prize of [false, true]) {
+      const at = competeAtMainOf({ prize })!;
+      expect(at).toMatchObject({ withdrawal_address: true, runs: prize });
+      const how = howToCompete("abc", "http://x", { prize });
+      expect(how.split("\n")[0]).toBe(`0. ${at.note}`);
+      expect(how.includes("POST $MAIN/api/v1/benchmarks/abc/runs ")).toBe(at.runs);
+    }
   });
 
   it("prize amounts render in USDC without binary floats", () => {

@@ -384,6 +384,13 @@ export const BenchmarkDetail = loose({
       description:
         "the attached bounty (public on-chain facts, as recorded at attach), null without one: verify the lock before spending a run with `npx hardhat bounty:status --id <bounty_id> --author <author> --network <base|baseSepolia|localhost>`",
     }),
+  compete_at_main: z
+    .object({ withdrawal_address: z.boolean(), runs: z.boolean(), note: z.string() })
+    .nullable()
+    .openapi({
+      description:
+        "null when this server takes every step of how_to_compete; else (a server without the service's chain on a store used on one) the steps it refuses with 503 no_chain and how_to_compete sends to $MAIN, the service's main address: withdrawal_address (setting it), runs (a prize benchmark's start, answers and finalize), note (what to do: the walk's step 0)",
+    }),
 }).openapi("BenchmarkDetail");
 export const Leaderboard = loose({
   slug: z.string(),

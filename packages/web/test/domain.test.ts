@@ -10,6 +10,7 @@ import { boardView, taskTable } from "../src/domain/leaderboard.js";
 import { outstandingTotal, placeViews } from "../src/domain/award.js";
 import { factViews } from "../src/domain/facts.js";
 import { competeCommands, shQuote, VERIFY_SETUP, verifyCommand } from "../src/domain/commands.js";
+import { competeAtMainOf, howToCompete } from "../../platform/dist/index.js";
 import { unanchoredCommitmentText } from "../src/domain/commitment.js";
 import { parseRoute } from "../src/router.js";
 import { parseConfig } from "../src/config.js";
@@ -340,6 +341,49 @@ describe("commands", () => {
     expect(verifyCommand({ rpcUrl: "http://127.0.0.1:8545", indexerUrl: "http://127.0.0.1:42069" })).toBe(
       "npx pnpm@12.4.2 exec bench-bounty verify pack.json --rpc http://127.0.0.1:8545 --indexer http://127.0.0.1:42069 --policy full",
     );
+  });
+
+  // probe37 A-F1: a server without the service's chain on a store used on one refuses the address (and a
+  // prize benchmark's run) 503 no_chain; the page printed them against it, as the API's walk no longer does
+  it("send what the detail's compete_at_main names to $MAIN, as the API's how_to_compete does; reads stay here", () => {
+    const how = (prize: boolean) => howToCompete("my-bench", "https://bench.example", { prize });
+    const at = (prize: boolean) => competeAtMainOf({ prize });
+    const key = '-H "X-API-Key: $BENCH_BOUNTY_API_KEY"';
+    for (const prize of [false, true]) {
+      const c = competeCommands("https://bench.example", "my-bench", at(prize));
+      const byTitle = (t: RegExp) => c.rest.find((r) => t.test(r.title))!.command;
+      expect(byTitle(/^Set a withdrawal address/)).toMatch(
+        /^curl -s -X PUT "\$MAIN\/api\/v1\/accounts\/me\/withdrawal-address" /,
+      );
+      expect(how(prize)).toContain("PUT $MAIN/api/v1/accounts/me/withdrawal-address");
+      const runsAt = prize ? '"$MAIN/api/v1' : "https://bench.example/api/v1";
+      expect(byTitle(/^Start a run/)).toBe(
+        `curl -s -X POST ${runsAt}/benchmarks/my-bench/runs${prize ? '"' : ""} ${key}`,
+      );
+      expect(how(prize)).toContain(
+        `POST ${prize ? "$MAIN" : "https://bench.example"}/api/v1/benchmarks/my-bench/runs`,
+      );
+      expect(byTitle(/^Submit/)).toContain(
+        `"${prize ? "$MAIN" : "https://bench.example"}/api/v1/benchmarks/runs/$RUN_ID/submissions"`,
+      );
+      expect(byTitle(/^Finalize/)).toContain(
+        `"${prize ? "$MAIN" : "https://bench.example"}/api/v1/benchmarks/runs/$RUN_ID/finalize"`,
+      );
+      // reads here
+      expect(byTitle(/^Corpus/)).toContain("https://bench.example/api/v1/benchmarks/my-bench/corpus");
+      expect(byTitle(/^Leaderboard/)).toContain(
+        "https://bench.example/api/v1/benchmarks/my-bench/leaderboard",
+      );
+      // the MCP calls and the script set the address: at the main address
+      expect(c.mcp.endpoint).toBe("$MAIN/mcp/benchmarks/my-bench/http");
+      expect(c.script[4]!.command).toBe(
+        'curl -sSL https://bench.example/api/v1/scripts/run-benchmark.sh | sh -s -- "$MAIN" start my-bench',
+      );
+      expect(c.script[5]!.command).toMatch(/ \| sh -s -- "\$MAIN" submit "\$RUN_ID" /);
+    }
+    // a server that takes every step: nothing at $MAIN
+    expect(competeAtMainOf(null)).toBeNull();
+    expect(JSON.stringify(competeCommands("https://bench.example", "my-bench", null))).not.toContain("$MAIN");
   });
 
   it("the verify command's set-up is the root README's install and build, a line of its own there (probe35 B-F3: install alone)", () => {

@@ -618,16 +618,63 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   }
   const refused = parsed && c.var.principal === null ? anonymousKeyedCall(c, parsed.value) : null;
   if (refused) return refused;
+  const request = acceptedRequest(c);
+  if (request instanceof Response) return request;
   await server.connect(transport);
   try {
     const res = await transport.handleRequest(
-      c.req.raw,
+      request,
       parsed === undefined ? undefined : { parsedBody: parsed.value },
     );
     return Array.isArray(parsed?.value) ? batchAnswerOf(res) : res;
   } finally {
     void server.close();
   }
+}
+
+/** What the SDK's transport asks a POST's `Accept` to name, both (a substring check of its own). */
+const SDK_ACCEPT = "application/json, text/event-stream";
+
+/**
+ * Whether an `Accept` header admits the media type `type` (`main/sub`, lower case) by RFC 9110 12.5.1:
+ * a missing or empty header admits every type; else one of its ranges, `*` + `/*`, `main/*` or the type
+ * itself, with a `q` other than 0 (parameters other than `q` are ignored; a malformed `q` counts as 1).
+ */
+function acceptAdmits(accept: string | undefined, type: string): boolean {
+  if (accept === undefined || accept.trim() === "") return true;
+  const main = type.slice(0, type.indexOf("/"));
+  return accept.split(",").some((element) => {
+    const [range = "", ...params] = element.split(";").map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => /^q\s*=/.test(p));
+    if (q !== undefined && /^q\s*=\s*0(?:\.0{0,3})?$/.test(q)) return false;
+    return range === "*/*" || range === `${main}/*` || range === type;
+  });
+}
+
+/**
+ * The request the SDK's transport is handed, its `Accept` normalised (probe37 A-N2): the endpoints
+ * answer JSON only (stateless, `enableJsonResponse`), so an `Accept` that admits `application/json`
+ * (`*` + `/*`, curl's and most libraries' default; `application/*`; `application/json`; none at all) is
+ * sent on as `application/json, text/event-stream`, which the SDK requires of every POST (it refused
+ * all of these 406). One that admits no JSON (`text/html`, `text/event-stream` alone) is refused here:
+ * 406 with a JSON-RPC error `-32000` (`id: null`, `data.accept: "application/json"`), saying what to
+ * send. A request the SDK would take as sent is handed on as it came.
+ */
+function acceptedRequest(c: Context<AppEnv>): Request | Response {
+  const raw = c.req.raw;
+  if (c.req.method !== "POST") return raw;
+  const accept = c.req.header("accept");
+  if (!acceptAdmits(accept, "application/json")) {
+    const message =
+      "Not Acceptable: this endpoint answers application/json only (JSON-RPC over Streamable HTTP, stateless JSON responses), and the request's Accept admits no JSON: send 'Accept: application/json, text/event-stream' (or application/json, */*, or no Accept)";
+    const error = { code: SERVER_ERROR, message, data: { accept: "application/json" } };
+    return c.json({ jsonrpc: "2.0", id: null, error }, 406);
+  }
+  if (accept?.includes("application/json") && accept.includes("text/event-stream")) return raw;
+  const headers = new Headers(raw.headers);
+  headers.set("accept", SDK_ACCEPT);
+  // no body: the SDK reads none (the body was parsed here, or its media type is refused 415 unread)
+  return new Request(raw.url, { method: raw.method, headers });
 }
 
 /**

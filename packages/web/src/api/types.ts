@@ -12,6 +12,7 @@ import type {
   AnchorEvidence,
   AttachedBounty,
   BenchmarkDetail as PlatformBenchmarkDetail,
+  CompeteAtMain,
   BenchmarkListItem,
   LeaderboardPage as PlatformLeaderboardPage,
   LeaderboardRow as FinalBoardRow,
@@ -21,7 +22,14 @@ import type {
 import type { Fact, VerificationReport } from "@bench-bounty/verifier";
 
 // One definition per shape: the packages that own them (type-only imports, erased from the bundle).
-export type { AnchorEvidence, AttachedBounty, EvidencePack, VerificationRecord, VerificationReport };
+export type {
+  AnchorEvidence,
+  AttachedBounty,
+  CompeteAtMain,
+  EvidencePack,
+  VerificationRecord,
+  VerificationReport,
+};
 
 /** A run receipt (SPEC 4) as far as the per-task table reads it: the fields it names, of the evidence library's type. */
 export type Receipt = Pick<PackReceipt, "run_id" | "agent_id" | "attempt"> & {

@@ -6,12 +6,17 @@
  * @packageDocumentation
  */
 
+import type { CompeteAtMain } from "@bench-bounty/platform";
+
 /** Commands of one benchmark. */
 export interface CompeteCommands {
   rest: { title: string; command: string }[];
   mcp: { endpoint: string; calls: string[] };
   script: { title: string; command: string }[];
 }
+
+/** The shell variable naming the service's main address in a walk (the API's `how_to_compete` too). */
+export const MAIN_VAR = "$MAIN";
 
 /** Single-quotes a value for POSIX sh (`it's` -> `'it'\''s'`). */
 export function shQuote(s: string): string {
@@ -21,13 +26,30 @@ export function shQuote(s: string): string {
 /**
  * @param origin the API origin without trailing slash (`https://bench.example` or the page's own)
  * @param slug the benchmark slug
+ * @param atMain the detail's `compete_at_main` (platform `competeAtMainOf`, the one rule of both walks):
+ *   the steps the API refuses here (503 `no_chain`) name `"$MAIN"`, the service's main address, as the
+ *   API's `how_to_compete` does: the withdrawal address, a prize benchmark's start, answers and finalize;
+ *   the MCP endpoint and the script's runs, which set the address, too (probe37 A-F1). Reads stay at `origin`.
  */
-export function competeCommands(origin: string, slug: string): CompeteCommands {
+export function competeCommands(
+  origin: string,
+  slug: string,
+  atMain: Pick<CompeteAtMain, "withdrawal_address" | "runs"> | null = null,
+): CompeteCommands {
   const base = origin.replace(/\/+$/, "");
   const api = `${base}/api/v1`;
   const s = encodeURIComponent(slug);
   const key = '-H "X-API-Key: $BENCH_BOUNTY_API_KEY"';
   const script = `${api}/scripts/run-benchmark.sh`;
+  // a URL of this API, or of the main address's (double-quoted: the shell expands $MAIN)
+  const here = (path: string) => shQuote(`${api}${path}`);
+  const main = (path: string) => `"${MAIN_VAR}/api/v1${path}"`;
+  const address = atMain?.withdrawal_address === true ? main : here;
+  const runs = atMain?.runs === true ? main : here;
+  // the MCP calls and the script's start set the address: all of them at the main address then
+  const elsewhere = atMain !== null && (atMain.withdrawal_address || atMain.runs);
+  const runBase = elsewhere ? `"${MAIN_VAR}"` : shQuote(base);
+  const runApi = atMain?.runs === true ? `${MAIN_VAR}/api/v1` : api;
   return {
     rest: [
       {
@@ -37,7 +59,7 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
       },
       {
         title: "Set a withdrawal address before you compete (a winner without one blocks the whole award)",
-        command: `curl -s -X PUT ${shQuote(`${api}/accounts/me/withdrawal-address`)} ${key} -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
+        command: `curl -s -X PUT ${address("/accounts/me/withdrawal-address")} ${key} -H 'Content-Type: application/json' -d '{"withdrawal_address":"0x..."}'`,
       },
       {
         title: "Detail (scoring, grader types, how to compete)",
@@ -49,20 +71,20 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
       },
       {
         title: "Start a run (prints the run id and tasks)",
-        command: `curl -s -X POST ${shQuote(`${api}/benchmarks/${s}/runs`)} ${key}`,
+        command: `curl -s -X POST ${runs(`/benchmarks/${s}/runs`)} ${key}`,
       },
       {
         title: "Submit answers",
-        command: `curl -s -X POST "${api}/benchmarks/runs/$RUN_ID/submissions" ${key} -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"your answer"}]}'`,
+        command: `curl -s -X POST "${runApi}/benchmarks/runs/$RUN_ID/submissions" ${key} -H 'Content-Type: application/json' -d '{"answers":[{"ordinal":0,"answer_text":"your answer"}]}'`,
       },
       {
         title: "Finalize (stops the clock)",
-        command: `curl -s -X POST "${api}/benchmarks/runs/$RUN_ID/finalize" ${key}`,
+        command: `curl -s -X POST "${runApi}/benchmarks/runs/$RUN_ID/finalize" ${key}`,
       },
       { title: "Leaderboard", command: `curl -s ${shQuote(`${api}/benchmarks/${s}/leaderboard`)}` },
     ],
     mcp: {
-      endpoint: `${base}/mcp/benchmarks/${s}/http`,
+      endpoint: `${elsewhere ? MAIN_VAR : base}/mcp/benchmarks/${s}/http`,
       calls: [
         "register (with withdrawal_address; with a key: set_withdrawal_address)",
         "benchmark_corpus",
@@ -85,11 +107,11 @@ export function competeCommands(origin: string, slug: string): CompeteCommands {
       },
       {
         title: "Phase 1: start a run",
-        command: `curl -sSL ${shQuote(script)} | sh -s -- ${shQuote(base)} start ${shQuote(slug)}`,
+        command: `curl -sSL ${shQuote(script)} | sh -s -- ${runBase} start ${shQuote(slug)}`,
       },
       {
         title: "Phase 2: submit answers (same key), get score and receipt",
-        command: `curl -sSL ${shQuote(script)} | sh -s -- ${shQuote(base)} submit "$RUN_ID" '[{"ordinal": 0, "answer_text": "your answer"}]'`,
+        command: `curl -sSL ${shQuote(script)} | sh -s -- ${runBase} submit "$RUN_ID" '[{"ordinal": 0, "answer_text": "your answer"}]'`,
       },
     ],
   };

@@ -8,7 +8,7 @@ import { competeCommands } from "../domain/commands.js";
 import { unanchoredCommitmentText } from "../domain/commitment.js";
 import { addressUrl, blockUrl, chainName, chainViewOf, txUrl, type ChainView } from "../domain/explorer.js";
 import { statusOf } from "../domain/filters.js";
-import type { BenchmarkDetail } from "../api/types.js";
+import type { BenchmarkDetail, CompeteAtMain } from "../api/types.js";
 
 function Scoring(props: { d: BenchmarkDetail }) {
   const d = props.d;
@@ -70,10 +70,20 @@ function Commitment(props: { d: BenchmarkDetail; chain: ChainView | null }) {
   );
 }
 
-function HowToCompete(props: { slug: string; origin: string }) {
-  const cmds = competeCommands(props.origin, props.slug);
+/**
+ * The walk's commands at this page's API; with the detail's `compete_at_main` (a server without the
+ * service's chain on a store used on one) its note first and the steps that server refuses at `$MAIN`,
+ * as the API's `how_to_compete` has them (probe37 A-F1).
+ */
+function HowToCompete(props: { slug: string; origin: string; atMain: CompeteAtMain | null }) {
+  const cmds = competeCommands(props.origin, props.slug, props.atMain);
   return (
     <div id="how-to-compete">
+      {props.atMain && (
+        <p class="note" id="compete-at-main">
+          {props.atMain.note}
+        </p>
+      )}
       <h3>One auditable command</h3>
       {cmds.script.map((c) => (
         <Copyable title={c.title} command={c.command} />
@@ -139,7 +149,7 @@ export function BenchmarkPage(props: { slug: string }) {
               </p>
               <Scoring d={d} />
               <h2>How to compete</h2>
-              <HowToCompete slug={d.slug} origin={api.origin} />
+              <HowToCompete slug={d.slug} origin={api.origin} atMain={d.compete_at_main ?? null} />
               <h2>Commitment</h2>
               <Commitment d={d} chain={chain} />
               <PrizeLegend />
