@@ -11,8 +11,8 @@ padding); nothing is shared with the TypeScript packages, so agreement between t
 Checks (SPEC section): pack hash (8); commitment root and leaf count from the revealed rows (3);
 ranking digest (8); receipt hashes and answer digests of the winners (4); regrade of the winners'
 answers (all four graders) and their accuracy and public score (5, 6); every row's composite (6), and
-every receipt a row carries: its hash, its run, agent, benchmark and tasks, and the members the row
-repeats from it (4, 8), a row that carries no receipt and is no winner's failing it (its values are the
+every receipt a row carries: its hash, its run, agent, benchmark and tasks, the members the row repeats
+from it and its achieved_at, the receipt's finalized_at (4, 7.1, 8), a row that carries no receipt and is no winner's failing it (its values are the
 awarder's word, SPEC 8 making the receipt optional); row order (7.1); winner selection (7.2); splits and payout rule (1), the two
 pool figures (8), place amounts and winner amounts (7.3). With --rpc also:
 chain id, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx (winners, amounts,
@@ -1398,6 +1398,13 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             for key in ROW_FROM_RECEIPT:
                 if row[key] != rec[key]:
                     problems.append(f"{row['agent_id']}: row {key} {_shown(row[key])} != its receipt's {_shown(rec[key])}")
+            # SPEC 7.1's tie-break achieved_at is when the run was finalized, its receipt's finalized_at (probe37
+            # B-F4, as the verifier's composite): else the awarder orders tied rows, and so chooses who is paid
+            if row["achieved_at"] != rec["finalized_at"]:
+                problems.append(
+                    f"{row['agent_id']}: $.rank_derivation.rows[{i}].achieved_at {_shown(row['achieved_at'])} "
+                    f"!= its receipt's finalized_at {_shown(rec['finalized_at'])}"
+                )
             # SPEC 7.1: attempts_used counts the agent's attempts, this run's included
             if row["attempts_used"] < rec["attempt"]:
                 problems.append(f"{row['agent_id']}: attempts_used {row['attempts_used']} is below its receipt's attempt {rec['attempt']}")

@@ -358,7 +358,9 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
   // agreements not checked (the two pools, a row against its receipt, the payout rule against the splits).
   // Each is no pass here either: exit 2 naming the path where the verifier refuses it or a format rule
   // breaks (demo/README.md), else the named check fails (exit 1).
-  const rehashed: [string, (p: Pack) => void, 1 | 2, { path: string } | { fails: string }][] = [
+  /** exit 2 naming `path`, or check `fails` failing (its line holding `names`, when given) */
+  type Want = { path: string } | { fails: string; names?: string };
+  const rehashed: [string, (p: Pack) => void, 1 | 2, Want][] = [
     [
       "bounty_id 0 as a JSON number",
       (p) => (p.benchmark.bounty_id = 0),
@@ -541,6 +543,26 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       1,
       { fails: "winners_regraded" },
     ],
+    // probe37 B-F4: SPEC 7.1's tie-break achieved_at is the run's finalize time, its receipt's finalized_at
+    [
+      "a winner row's achieved_at moved off its receipt's finalized_at",
+      (p) => (p.rank_derivation.rows[1].achieved_at = "2020-01-01T00:00:00.000Z"),
+      1,
+      {
+        fails: "composites",
+        names:
+          'vec-a: $.rank_derivation.rows[1].achieved_at "2020-01-01T00:00:00.000Z" != its receipt\'s finalized_at "2026-03-01T09:20:00.000Z"',
+      },
+    ],
+    [
+      "a winner row's achieved_at moved, the row's receipt dropped (the winner's receipt stands for it)",
+      (p) => {
+        delete p.rank_derivation.rows[1].receipt;
+        p.rank_derivation.rows[1].achieved_at = "2020-01-01T00:00:00.000Z";
+      },
+      1,
+      { fails: "composites", names: "$.rank_derivation.rows[1].achieved_at" },
+    ],
   ];
 
   it("a winner's row without its receipt (the winner's receipt stands for it) passes here and meets the verifier's policy", async () => {
@@ -577,6 +599,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       } else {
         expect(r.status, r.stdout + r.stderr).toBe(1);
         expect(r.stdout).toMatch(new RegExp(`^FAIL ${want.fails} `, "m"));
+        if (want.names !== undefined) expect(r.stdout).toContain(want.names);
       }
     },
   );
