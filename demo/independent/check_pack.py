@@ -10,9 +10,10 @@ padding); nothing is shared with the TypeScript packages, so agreement between t
 
 Checks (SPEC section): pack hash (8); commitment root and leaf count from the revealed rows (3);
 ranking digest (8); receipt hashes and answer digests of the winners (4); regrade of the winners'
-answers (all four graders) and their accuracy and public score (5, 6); every row's composite (6), and
-every receipt a row carries: its hash, its run, agent, benchmark and tasks, and the members the row
-repeats from it (4, 8), a row that carries no receipt and is no winner's failing it (its values are the
+answers (all four graders), their accuracy and public score, and each graded credit their receipts
+state (4, 5, 6); every row's composite (6), and every receipt a row carries: its hash, its run, agent,
+benchmark and tasks, the members the row repeats from it and its achieved_at, the receipt's finalized_at
+(4, 7.1, 8), a row that carries no receipt and is no winner's failing it (its values are the
 awarder's word, SPEC 8 making the receipt optional); row order (7.1); winner selection (7.2); splits and payout rule (1), the two
 pool figures (8), place amounts and winner amounts (7.3). With --rpc also:
 chain id, code at the bounty contract, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx
@@ -1354,7 +1355,18 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             answer_at.setdefault(a["ordinal"], j)
         credits: dict[int, Fraction] = {}
         ungraded = False
-        for t in tasks:
+
+        def graded_credit(ti: int, t: dict, c: Fraction) -> None:
+            """SPEC 4 + 6: a graded credit the receipt states is the reduced fraction the regrade gives (probe37
+            B-F5, as the verifier's regrade); null (the benchmark open at finalize) states none."""
+            credits[t["ordinal"]] = c
+            if t["credit"] is not None and t["credit"] != f"{c.numerator}/{c.denominator}":
+                problems.append(
+                    f"{who}: $.winners[{wi}].receipt.tasks[{ti}].credit is {t['credit']}, "
+                    f"regrading gives {c.numerator}/{c.denominator}"
+                )
+
+        for ti, t in enumerate(tasks):
             if t["bank_ordinal"] >= len(ts):  # named by receipt_binding_problems
                 credits[t["ordinal"]] = Fraction(0)
                 continue
@@ -1363,7 +1375,7 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             if a is None:
                 if t["answer_digest"] is not None:
                     problems.append(f"{who}: task {t['ordinal']} has a digest but no revealed answer")
-                credits[t["ordinal"]] = Fraction(0)
+                graded_credit(ti, t, Fraction(0))
                 continue
             digest = hx(keccak256(a["answer_text"].encode("utf-8") + bytes.fromhex(w["answer_salt"])))
             if digest != t["answer_digest"] or a["bank_ordinal"] != t["bank_ordinal"]:
@@ -1381,7 +1393,7 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
                 problems.append(f"{who}: {long}")
                 ungraded = True
                 continue
-            credits[t["ordinal"]] = grade(bank["grader_type"], bank["gold"], a["answer_text"])
+            graded_credit(ti, t, grade(bank["grader_type"], bank["gold"], a["answer_text"]))
             graded += 1
         if ungraded:
             problems.append(f"{who}: rank_accuracy cannot be recomputed (see the problems above)")
@@ -1432,6 +1444,13 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             for key in ROW_FROM_RECEIPT:
                 if row[key] != rec[key]:
                     problems.append(f"{row['agent_id']}: row {key} {_shown(row[key])} != its receipt's {_shown(rec[key])}")
+            # SPEC 7.1's tie-break achieved_at is when the run was finalized, its receipt's finalized_at (probe37
+            # B-F4, as the verifier's composite): else the awarder orders tied rows, and so chooses who is paid
+            if row["achieved_at"] != rec["finalized_at"]:
+                problems.append(
+                    f"{row['agent_id']}: $.rank_derivation.rows[{i}].achieved_at {_shown(row['achieved_at'])} "
+                    f"!= its receipt's finalized_at {_shown(rec['finalized_at'])}"
+                )
             # SPEC 7.1: attempts_used counts the agent's attempts, this run's included
             if row["attempts_used"] < rec["attempt"]:
                 problems.append(f"{row['agent_id']}: attempts_used {row['attempts_used']} is below its receipt's attempt {rec['attempt']}")

@@ -21,6 +21,7 @@ import {
   parseJson,
   rankingDigest,
   rankOrder,
+  receiptHash,
   recomputeRowComposite,
   selectWinners,
   type RunRow,
@@ -91,6 +92,26 @@ function robVecC(p: Pack): void {
   }));
   expect((p.winners as Pack[]).map((w) => w.agent_id)).toEqual(["vec-a", "vec-d"]);
   rd.place_amounts_base_units = sel.place_amounts_base_units;
+}
+
+/**
+ * Edits winner `wi`'s receipt as a forger would (probe37 B-F5): the receipt hash re-derived, and the
+ * winner's row given the same receipt and hash (the caller re-hashes the ranking digest and the pack).
+ */
+function editWinnerReceipt(p: Pack, wi: number, edit: (receipt: Pack) => void): void {
+  const w = p.winners[wi];
+  edit(w.receipt);
+  w.receipt_hash = receiptHash(w.receipt);
+  const row = (p.rank_derivation.rows as Pack[]).find((r) => r.run_id === w.run_id)!;
+  row.receipt = structuredClone(w.receipt);
+  row.receipt_hash = w.receipt_hash;
+}
+
+/** The credit check_pack.py and the verifier regrade winner `wi`'s receipt task `t` to ("0/1" unanswered). */
+function regradedCredit(p: Pack, wi: number, t: Pack): string {
+  const a = (p.winners[wi].answers as Pack[]).find((x) => x.ordinal === t.ordinal);
+  const bank = p.test_set[t.bank_ordinal];
+  return a === undefined ? "0/1" : grade(bank.grader_type, bank.gold, a.answer_text).toString();
 }
 
 describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
@@ -358,7 +379,9 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
   // agreements not checked (the two pools, a row against its receipt, the payout rule against the splits).
   // Each is no pass here either: exit 2 naming the path where the verifier refuses it or a format rule
   // breaks (demo/README.md), else the named check fails (exit 1).
-  const rehashed: [string, (p: Pack) => void, 1 | 2, { path: string } | { fails: string }][] = [
+  /** exit 2 naming `path`, or check `fails` failing (its line holding `names`, when given) */
+  type Want = { path: string } | { fails: string; names?: string };
+  const rehashed: [string, (p: Pack) => void, 1 | 2, Want][] = [
     [
       "bounty_id 0 as a JSON number",
       (p) => (p.benchmark.bounty_id = 0),
@@ -541,7 +564,71 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       1,
       { fails: "winners_regraded" },
     ],
+    // probe37 B-F4: SPEC 7.1's tie-break achieved_at is the run's finalize time, its receipt's finalized_at
+    [
+      "a winner row's achieved_at moved off its receipt's finalized_at",
+      (p) => (p.rank_derivation.rows[1].achieved_at = "2020-01-01T00:00:00.000Z"),
+      1,
+      {
+        fails: "composites",
+        names:
+          'vec-a: $.rank_derivation.rows[1].achieved_at "2020-01-01T00:00:00.000Z" != its receipt\'s finalized_at "2026-03-01T09:20:00.000Z"',
+      },
+    ],
+    [
+      "a winner row's achieved_at moved, the row's receipt dropped (the winner's receipt stands for it)",
+      (p) => {
+        delete p.rank_derivation.rows[1].receipt;
+        p.rank_derivation.rows[1].achieved_at = "2020-01-01T00:00:00.000Z";
+      },
+      1,
+      { fails: "composites", names: "$.rank_derivation.rows[1].achieved_at" },
+    ],
+    // probe37 B-F5: a graded credit the receipt states is the regrade's; the verifier's regrade fails
+    [
+      "a winner receipt claiming credit 1/1 on every private task",
+      (p) =>
+        editWinnerReceipt(p, 0, (rec) => {
+          for (const t of rec.tasks as Pack[]) if (t.visibility === "private") t.credit = "1/1";
+        }),
+      1,
+      { fails: "winners_regraded", names: ".receipt.tasks[" },
+    ],
   ];
+
+  it("a winner receipt's credits stated as the regrade gives them pass here and meet the verifier's policy; one changed fails both at its path (probe37 B-F5)", async () => {
+    const run = async (name: string, change: (p: Pack) => void) => {
+      const p = parseJson(readFileSync(VECTOR)) as Pack;
+      change(p);
+      p.benchmark.ranking_digest = rankingDigest(p.rank_derivation);
+      p.pack_hash = packHash(p as Parameters<typeof packHash>[0]);
+      const text = canonicalJsonString(p);
+      const report = await verifyPack({ source: new TextEncoder().encode(text), policy: "offline" });
+      return { p, report, r: await check([write(`credits-${name}.json`, text)]) };
+    };
+    const graded = (p: Pack) =>
+      editWinnerReceipt(p, 0, (rec) => {
+        for (const t of rec.tasks as Pack[]) t.credit = regradedCredit(p, 0, t);
+      });
+    const right = await run("right", graded);
+    expect(right.report.facts.regrade.state).toBe("verified");
+    expect(right.report.policy_met).toBe(true);
+    expect(right.r.status, right.r.stdout + right.r.stderr).toBe(0);
+    // one task's credit off by the regrade: the first graded 0/1
+    let at = -1;
+    const wrong = await run("wrong", (p) => {
+      graded(p);
+      at = (p.winners[0].receipt.tasks as Pack[]).findIndex((t) => t.credit === "0/1");
+      expect(at).toBeGreaterThanOrEqual(0);
+      editWinnerReceipt(p, 0, (rec) => (rec.tasks[at].credit = "1/1"));
+    });
+    const line = `$.winners[0].receipt.tasks[${at}].credit is 1/1, regrading gives 0/1`;
+    expect(wrong.report.facts.regrade.state).toBe("failed");
+    expect(wrong.report.facts.regrade.reasons).toContain(line);
+    expect(wrong.r.status, wrong.r.stdout + wrong.r.stderr).toBe(1);
+    expect(wrong.r.stdout).toMatch(/^FAIL winners_regraded /m);
+    expect(wrong.r.stdout).toContain(`winner 1: ${line}`);
+  });
 
   it("a winner's row without its receipt (the winner's receipt stands for it) passes here and meets the verifier's policy", async () => {
     const p = parseJson(readFileSync(VECTOR)) as Pack;
@@ -577,6 +664,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       } else {
         expect(r.status, r.stdout + r.stderr).toBe(1);
         expect(r.stdout).toMatch(new RegExp(`^FAIL ${want.fails} `, "m"));
+        if (want.names !== undefined) expect(r.stdout).toContain(want.names);
       }
     },
   );

@@ -500,8 +500,15 @@ export function checkSelection(
 
 /**
  * Check a row against its receipt (when the row embeds one): the receipt
- * hash, and the fields the row copies from it (run, agent, public score,
- * composite, wall time, queries, spend).
+ * hash, the fields the row copies from it (run, agent, public score,
+ * composite, wall time, queries, spend), and its `achieved_at`, the SPEC 7.1
+ * tie-break, which is the receipt's `finalized_at` (the run was achieved when
+ * it was finalized: `mintEvidencePack` mints it so; probe37 B-F4).
+ * @param row the rank row (SPEC 8), its `receipt` embedded or set by the caller
+ * @param path the row's JSON path, prefixed to every problem's path
+ * @returns `receipt_hash_mismatch` at `<path>.receipt_hash`, `row_receipt_mismatch`
+ *   at `<path>.<field>` for each differing field (`<path>.achieved_at` against
+ *   the receipt's `finalized_at`); empty when the row carries no receipt or agrees
  */
 export function checkRowReceipt(row: RankRow, path = "$"): Problem[] {
   const problems: Problem[] = [];
@@ -536,5 +543,11 @@ export function checkRowReceipt(row: RankRow, path = "$"): Problem[] {
         message: `row says ${JSON.stringify(row[k])}, its receipt says ${JSON.stringify(r[k])}`,
       });
   }
+  if (row.achieved_at !== r.finalized_at)
+    problems.push({
+      code: "row_receipt_mismatch",
+      path: `${path}.achieved_at`,
+      message: `row says ${JSON.stringify(row.achieved_at)}, its receipt's finalized_at is ${JSON.stringify(r.finalized_at)} (SPEC 7.1 breaks ties on when the run was finalized)`,
+    });
   return problems;
 }

@@ -16,6 +16,7 @@ import {
   parseEvidencePack,
   parseJson,
   prepareTestSetGold,
+  rankDerivationProblems,
   rankingDigest,
   receiptHash,
   regradeRun,
@@ -334,6 +335,23 @@ describe("tampering is caught by the recomputation helpers", () => {
     q.rank_derivation.rows[0]!.is_author_agent = false;
     expect(checkSelection(q.rank_derivation, q.winners).map((x) => x.code)).toContain("winner_mismatch");
   });
+
+  it("a row's achieved_at moved off its receipt's finalized_at fails the row check at its path (probe37 B-F4)", () => {
+    const p = fresh();
+    const row = p.rank_derivation.rows[1]!;
+    expect(row.receipt!.finalized_at).toBe("2026-03-01T09:20:00.000Z");
+    row.achieved_at = "2020-01-01T00:00:00.000Z";
+    const expected = [
+      expect.objectContaining({
+        code: "row_receipt_mismatch",
+        path: "$.rank_derivation.rows[1].achieved_at",
+        message:
+          'row says "2020-01-01T00:00:00.000Z", its receipt\'s finalized_at is "2026-03-01T09:20:00.000Z" (SPEC 7.1 breaks ties on when the run was finalized)',
+      }),
+    ];
+    expect(checkRowReceipt(row, "$.rank_derivation.rows[1]")).toEqual(expected);
+    expect(rankDerivationProblems(p.rank_derivation)).toEqual(expected);
+  });
 });
 
 describe("minting refuses inconsistent inputs without partial output", () => {
@@ -375,6 +393,13 @@ describe("minting refuses inconsistent inputs without partial output", () => {
     const test_set = parts.test_set.map((r, i) => (i === 3 ? { ...r, gold: { value: "1e3" } } : r));
     expect(() => mintEvidencePack({ ...parts, test_set })).toThrow(
       expect.objectContaining({ code: "malformed_gold", path: "$.test_set[3].gold.value" }),
+    );
+  });
+
+  it("an achieved_at other than the receipt's finalized_at is refused (probe37 B-F4)", () => {
+    const runs = parts.runs.map((r, i) => (i === 1 ? { ...r, achieved_at: "2020-01-01T00:00:00.000Z" } : r));
+    expect(() => mintEvidencePack({ ...parts, runs })).toThrow(
+      expect.objectContaining({ code: "bad_pack_inputs", path: "$.runs[1].achieved_at" }),
     );
   });
 

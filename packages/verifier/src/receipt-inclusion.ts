@@ -162,9 +162,10 @@ function leftOut(view: PackView, g: GivenReceipt, what: string, chain: ChainObse
  * What the pack's row says of the holder's run (probe37 C-F1): the row must state the values it repeats from
  * its receipt as this receipt states them (evidence's `checkRowReceipt`, the rule `composite` applies to an
  * embedded receipt: `run_id`, `agent_id`, `score_public`, `score_composite`, `wall_seconds`, `queries_used`,
- * `usdc_spent`), else `failed` naming each field at the row's JSON path: a row that drops its embedded
- * receipt can state lower values than the receipt whose hash it keeps. The row's `achieved_at`,
- * `attempts_used` and `rank_accuracy` are not the receipt's members (SPEC 4, 8) and are not compared. A row
+ * `usdc_spent`, and `achieved_at` against the receipt's `finalized_at`: probe37 B-F4), else `failed` naming
+ * each field at the row's JSON path: a row that drops its embedded receipt can state lower values than the
+ * receipt whose hash it keeps. The row's `attempts_used` and `rank_accuracy` are not the receipt's members
+ * (SPEC 4, 8) and are not compared. A row
  * marked `is_author_agent` is `unverified`: no receipt states the mark, and only the holder knows whether it
  * is true.
  */

@@ -281,6 +281,24 @@ describe("a row without its embedded receipt states the awarder's word (probe37 
     expect(report.policy_unmet).toContain("receipt_inclusion");
   });
 
+  it("--receipt whose row dropped its receipt and moved achieved_at off the receipt's finalized_at: receipt_inclusion failed naming it (probe37 B-F4)", async () => {
+    const tree = packTree("small");
+    const row = at(tree, "rank_derivation", "rows", 4) as any;
+    expect(row.agent_id).toBe("vec-e");
+    const receipt = row.receipt as JsonObject;
+    delete row.receipt;
+    row.achieved_at = "2020-01-01T00:00:00.000Z";
+    rehash(tree);
+    const mine = file("vec-e-achieved.json", receipt);
+    const report = await verifyPack({ source: toBytes(tree), receipts: [mine] });
+    expect(report.facts.receipt_inclusion).toEqual({
+      state: "failed",
+      reasons: [
+        `file ${mine}: run "run-003-vec-e-1" of "vec-e" (receipt ${receiptHash(receipt)}) is $.rank_derivation.rows[4] (rank 5), but the row does not state the run as this receipt does: $.rank_derivation.rows[4].achieved_at: row says "2020-01-01T00:00:00.000Z", its receipt's finalized_at is "${String(receipt.finalized_at)}" (SPEC 7.1 breaks ties on when the run was finalized)`,
+      ],
+    });
+  });
+
   it("--receipt whose row states it truly but is marked the author's agent (out of the money): receipt_inclusion unverified, saying so", async () => {
     const tree = packTree("small");
     const row = (at(tree, "rank_derivation", "rows") as any[]).find((r) => r.agent_id === "vec-c");

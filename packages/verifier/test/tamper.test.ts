@@ -131,6 +131,28 @@ const TAMPERINGS: Tampering[] = [
     },
   },
   {
+    // probe37 B-F4: the SPEC 7.1 tie-break is the run's finalize time, which its receipt states
+    name: "a winner row's achieved_at moved off its receipt's finalized_at",
+    pack: "small",
+    breaks: ["composite"],
+    edit: (t) => {
+      const row = at(t, "rank_derivation", "rows", 1);
+      expect(row.run_id).toBe(at(t, "winners", 0).run_id);
+      row.achieved_at = "2020-01-01T00:00:00.000Z";
+    },
+  },
+  {
+    // probe37 B-F4: the same on a winner's row without its embedded receipt (the winners block carries it)
+    name: "a winner row's achieved_at moved, the row's receipt dropped",
+    pack: "small",
+    breaks: ["composite"],
+    edit: (t) => {
+      const row = at(t, "rank_derivation", "rows", 1);
+      delete row.receipt;
+      row.achieved_at = "2020-01-01T00:00:00.000Z";
+    },
+  },
+  {
     name: "the order (two rows swapped, ranks renumbered)",
     pack: "small",
     breaks: ["ordering"],
@@ -219,6 +241,10 @@ describe("tampered packs are caught by the fact they break", () => {
     expect(report.policy_met).toBe(false);
     expect(report.policy_unmet.sort()).toEqual([...t.breaks].sort());
     for (const name of t.breaks) expect(report.facts[name].reasons.length).toBeGreaterThan(0);
+    if (t.name.includes("achieved_at"))
+      expect(report.facts.composite.reasons.join("\n")).toContain(
+        `$.rank_derivation.rows[1].achieved_at: row says "2020-01-01T00:00:00.000Z", its receipt's finalized_at is "${at(tree, "winners", 0, "receipt", "finalized_at")}"`,
+      );
   });
 });
 

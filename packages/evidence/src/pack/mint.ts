@@ -91,7 +91,11 @@ export interface MintRun {
   receipt_url: string | null;
   /** the run's 4-dp accuracy from the final grading (private tasks; public if the bank has none) */
   rank_accuracy: string;
-  /** when the score was achieved; defaults to `receipt.finalized_at` */
+  /**
+   * when the score was achieved: the receipt's `finalized_at` (the default); any other
+   * instant is refused, as the verifier fails a row whose `achieved_at` is not its
+   * receipt's `finalized_at` (`checkRowReceipt`, probe37 B-F4)
+   */
   achieved_at?: string;
   /**
    * the agent's total attempts, when not every run of the agent is passed in
@@ -180,7 +184,8 @@ function intString(v: unknown, path: string): string {
  * the same block from the same inputs.
  *
  * Each run's composite is recomputed from its `rank_accuracy`, wall time and
- * spend and must equal the receipt's `score_composite`.
+ * spend and must equal the receipt's `score_composite`; its `achieved_at` (the
+ * SPEC 7.1 tie-break) is the receipt's `finalized_at` (probe37 B-F4).
  * @throws EvidenceError `bad_pack_inputs`, `schema`, `bad_splits`, `malformed` naming the input path
  */
 export function buildRankDerivation(input: {
@@ -238,6 +243,12 @@ function buildRankDerivationCached(
     if (typeof run.is_author_agent !== "boolean") fail(`${p}.is_author_agent`, "must be a boolean");
     const achieved = run.achieved_at ?? r.finalized_at;
     if (!isIsoMsZ(achieved)) fail(`${p}.achieved_at`, "must be ISO-8601 UTC with milliseconds and Z");
+    // the row's achieved_at is its receipt's finalized_at (checkRowReceipt; probe37 B-F4)
+    if (achieved !== r.finalized_at)
+      fail(
+        `${p}.achieved_at`,
+        `achieved_at ${achieved} differs from the receipt's finalized_at ${r.finalized_at} (a run is achieved when it is finalized)`,
+      );
     const comp = composite({
       rank_accuracy: run.rank_accuracy,
       wall_seconds: r.wall_seconds,
