@@ -453,7 +453,12 @@ export class BenchBountyClient {
     const body = safeJson(text) as Partial<AwardEvidenceRefusal> | null;
     const e = body?.error;
     if (e?.code === "award_evidence_unavailable" && typeof e.reason === "string")
-      return { kind: "unavailable", reason: e.reason, message: e.message ?? "" };
+      return {
+        kind: "unavailable",
+        reason: e.reason,
+        message: e.message ?? "",
+        ...(e.details && typeof e.details === "object" ? { details: e.details } : {}),
+      };
     throw errorOf(res, text);
   }
 
@@ -613,6 +618,8 @@ interface AwardEvidenceRefusal {
     code: string;
     message?: string;
     reason: Extract<AwardEvidenceResult, { kind: "unavailable" }>["reason"];
+    /** The reason's facts (`awarded_elsewhere`: `award_tx`, `award_block`, the digests), `reason` too. */
+    details?: Record<string, unknown>;
   };
 }
 

@@ -833,7 +833,8 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     }
   });
 
-  it("prepared here, then the bounty awarded on-chain with another ranking digest: the change is allowed; the door answers 404 not_awarded (probe24 C-F1, C-F3)", async () => {
+  // probe37 C-F2: the door's reason was `not_awarded` while the chain said Awarded
+  it("prepared here, then the bounty awarded on-chain with another ranking digest: the change is allowed; the door answers 404 awarded_elsewhere naming the award's transaction and both digests (probe24 C-F1, C-F3, probe37 C-F2)", async () => {
     const dc = devChain();
     const r = await readyToAward(dc, 4, "addr-elsewhere", {});
     const account = dc.accounts[4]!.address;
@@ -848,26 +849,39 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     });
     // the awarder key awards elsewhere (another digest): this store's award can never be sent
     const elsewhere = `0x${"ab".repeat(32)}` as Hex;
-    await dc.wallet(4).writeContract({
+    const tx = await dc.wallet(4).writeContract({
       address: dc.contracts.benchmarkBounty,
       abi: benchmarkBountyAbi,
       functionName: "award",
       args: [r.bountyId, [dc.accounts[17]!.address], elsewhere],
     });
+    const mined = await dc.publicClient.waitForTransactionReceipt({ hash: tx });
     await r.platform.real.setWithdrawalAddress(alice, "alice", other);
     expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(other);
-    // the door: SPEC 8's 404 reason, not a 409 (C-F3); the operator's award keeps its bounty_mismatch
+    // the door: a 404 reason of its own, awarded (never `not_awarded`), not a 409 (C-F3); the
+    // operator's award keeps its bounty_mismatch
+    const prepared = (await r.platform.ctx.store.awards.get(r.slug))!.ranking_digest.toLowerCase();
     const door = await r.platform.awardEvidence(r.slug);
-    expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
-    expect((door as { message: string }).message).toMatch(/another ranking digest.*no pack/);
-    expect(await r.platform.real.awardEvidenceHead(r.slug)).toMatchObject({ reason: "not_awarded" });
+    expect(door).toEqual({
+      kind: "unavailable",
+      reason: "awarded_elsewhere",
+      message: expect.stringMatching(/another ranking digest.*no pack/),
+      details: {
+        bounty_id: r.bountyId.toString(),
+        award_tx: tx,
+        award_block: Number(mined.blockNumber),
+        awarded_ranking_digest: elsewhere,
+        prepared_ranking_digest: prepared,
+      },
+    });
+    expect(await r.platform.real.awardEvidenceHead(r.slug)).toMatchObject({ reason: "awarded_elsewhere" });
     await expect(r.platform.award(r.slug)).rejects.toMatchObject({ code: "bounty_mismatch" });
     await r.platform.close();
   });
 
   // probe36 C-F4: the ranking digest does not cover the winners' addresses; a log with the prepared digest
   // that paid another address was adopted, and a pack naming the frozen address minted and anchored
-  it("prepared here, then the bounty awarded outside the platform with the prepared digest to another address: award answers bounty_mismatch naming the log's winner, the door not_awarded, nothing minted, anchored or recorded (probe36 C-F4)", async () => {
+  it("prepared here, then the bounty awarded outside the platform with the prepared digest to another address: award answers bounty_mismatch naming the log's winner, the door awarded_elsewhere, nothing minted, anchored or recorded (probe36 C-F4, probe37 C-F2)", async () => {
     const dc = devChain();
     const r = await readyToAward(dc, 4, "same-digest-elsewhere", {});
     const account = dc.accounts[4]!.address;
@@ -888,10 +902,18 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     const nonce = await dc.publicClient.getTransactionCount({ address: account });
     // the door, first (it adopted and minted by itself): not this store's award
     const door = await r.platform.awardEvidence(r.slug);
-    expect(door).toMatchObject({ kind: "unavailable", reason: "not_awarded" });
+    expect(door).toMatchObject({
+      kind: "unavailable",
+      reason: "awarded_elsewhere",
+      details: {
+        award_tx: tx,
+        awarded_ranking_digest: prepared.ranking_digest.toLowerCase(),
+        prepared_ranking_digest: prepared.ranking_digest.toLowerCase(),
+      },
+    });
     expect((door as { message: string }).message).toContain(other);
     expect((door as { message: string }).message).toMatch(/other payments.*no pack/);
-    expect(await r.platform.real.awardEvidenceHead(r.slug)).toMatchObject({ reason: "not_awarded" });
+    expect(await r.platform.real.awardEvidenceHead(r.slug)).toMatchObject({ reason: "awarded_elsewhere" });
     // the operator's award: 409 bounty_mismatch naming the log's winner and its transaction
     const e = (await r.platform.award(r.slug).catch((x: unknown) => x)) as PlatformError;
     expect(e).toMatchObject({
@@ -913,6 +935,28 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     // this award can never pay: the winner's address is free again
     const alice = await r.platform.principal("alice");
     await r.platform.real.setWithdrawalAddress(alice, "alice", dc.accounts[19]!.address.toLowerCase());
+    await r.platform.close();
+  });
+
+  // probe37 C-F2: a bounty Awarded on-chain with no award prepared in this store was answered `not_awarded`
+  it("no award prepared here, the bounty awarded on-chain by the awarder key: the door answers awarded_elsewhere, never not_awarded (probe37 C-F2)", async () => {
+    const dc = devChain();
+    const r = await readyToAward(dc, 4, "none-prepared-elsewhere", {});
+    const tx = await dc.wallet(4).writeContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "award",
+      args: [r.bountyId, [r.winner as Hex], `0x${"cd".repeat(32)}`],
+    });
+    await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+    expect(await r.platform.ctx.store.awards.get(r.slug)).toBeFalsy();
+    const door = await r.platform.awardEvidence(r.slug);
+    expect(door).toMatchObject({
+      kind: "unavailable",
+      reason: "awarded_elsewhere",
+      message: expect.stringMatching(/is Awarded on-chain, but this store prepared no award/),
+      details: { bounty_id: r.bountyId.toString(), prepared_ranking_digest: null },
+    });
     await r.platform.close();
   });
 

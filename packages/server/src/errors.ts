@@ -193,6 +193,8 @@ export const EVIDENCE_STATUS_OF: Readonly<Record<AwardEvidenceReason, 404 | 503>
   anchor_squatted: 404,
   not_verifiable_arm: 404,
   not_awarded: 404,
+  // Awarded on-chain by an award this store did not prepare: no pack, ever (probe37 C-F2)
+  awarded_elsewhere: 404,
   withheld_live_contest: 404,
   reclaimed_never_reveals: 404,
   award_pending: 404,

@@ -98,6 +98,47 @@ describe("evidence door", () => {
       details: { reason: "not_awarded" },
     });
   });
+  // probe37 C-F2: a bounty Awarded on-chain by an award this store did not prepare was served `not_awarded`
+  it("answers 404 awarded_elsewhere with the award's transaction and digests in details, on REST and MCP", async () => {
+    const details = {
+      bounty_id: "10",
+      award_tx: `0x${"25".repeat(32)}`,
+      award_block: 83,
+      awarded_ranking_digest: `0x${"11".repeat(32)}`,
+      prepared_ranking_digest: `0x${"62".repeat(32)}`,
+    };
+    const message = "bounty 10 was awarded on-chain by transaction 0x2525... with another ranking digest";
+    const door = doorOf(() => ({ kind: "unavailable", reason: "awarded_elsewhere", message, details }));
+    const a = createApp({
+      domain: { ...door.domain, assertBenchmark: async () => undefined } as unknown as Domain,
+    });
+    const r = await a.request("/api/v1/benchmarks/s/award-evidence");
+    expect(r.status).toBe(404);
+    expect(((await r.json()) as any).error).toEqual({
+      code: "award_evidence_unavailable",
+      reason: "awarded_elsewhere",
+      message,
+      details: { ...details, reason: "awarded_elsewhere" },
+    });
+    const m = await a.request("/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "award_evidence", arguments: { slug: "s1" } },
+      }),
+    });
+    const result = JSON.parse(await m.text()).result;
+    expect(result.structuredContent).toEqual({
+      available: false,
+      reason: "awarded_elsewhere",
+      message,
+      details,
+    });
+    expect(result.content[0].text).toBe(`no pack: awarded_elsewhere: ${message}`);
+  });
   it("answers 503 while a confirmed award's pack is being minted (the edge's reason-to-status table)", async () => {
     for (const [reason, status] of [
       ["pack_pending", 503],

@@ -28,6 +28,13 @@ export interface AwardEvidenceUnavailable {
   reason: AwardEvidenceReason;
   message: string;
   /**
+   * Facts of the reason, served in the door's `details` beside `reason`: for `awarded_elsewhere`, the
+   * bounty (`bounty_id`), the ranking digest prepared here (`prepared_ranking_digest`, null when this store
+   * prepared no award) and, when the chain's `Awarded` log was read, the award's transaction (`award_tx`,
+   * `award_block`) and its ranking digest (`awarded_ranking_digest`). Absent for the other reasons.
+   */
+  details?: Record<string, unknown>;
+  /**
    * Why this process cannot mint the pack itself, for callers that refuse rather than wait (the CLI's
    * `evidence`, the verifier's start-up sweep): set with `pack_pending` when this process signs with
    * another key than the bounty's awarder (`award_not_allowed`, `details.signer` and `details.awarder`:
@@ -54,8 +61,11 @@ export type AwardEvidenceResult =
   | AwardEvidenceUnavailable;
 
 /**
- * The SPEC 8 reasons (plus `unknown_benchmark`, and the transient `pack_pending` and `award_pending`:
- * an award is confirmed or in flight and its pack will exist soon).
+ * The SPEC 8 reasons (plus `unknown_benchmark`, the transient `pack_pending` and `award_pending`: an
+ * award is confirmed or in flight and its pack will exist soon; and `awarded_elsewhere`: the bounty is
+ * Awarded on-chain by an award this store did not prepare, another ranking digest or other winners or
+ * amounts, or none prepared here, so no pack of this store will ever exist; never `not_awarded` while the
+ * chain says Awarded, probe37 C-F2; an implementation note of spec/README.md).
  */
 export type AwardEvidenceReason =
   | "unknown_benchmark"
@@ -63,6 +73,7 @@ export type AwardEvidenceReason =
   | "anchor_squatted"
   | "not_verifiable_arm"
   | "not_awarded"
+  | "awarded_elsewhere"
   | "withheld_live_contest"
   | "reclaimed_never_reveals"
   | "pack_pending"
@@ -305,9 +316,11 @@ function packBeingMinted(awardTx: string | null | undefined): AwardEvidenceHead 
  * waiting in the pool after a crash before it was recorded) answers `award_pending`; a mined one, or an
  * `Awarded` log of the bounty that is the prepared award (its ranking digest, winners and amounts:
  * `findOwnAward`), is adopted (recorded as confirmed, under the award's lock, never sent again) and its
- * pack served; a reverted one is `not_awarded`, saying so, as is a bounty awarded on-chain by another
- * award (another ranking digest, or the prepared one paying other winners or amounts: awarded
- * elsewhere, nothing minted or recorded here; SPEC 8 has no closer reason, probe24 C-F3, probe36 C-F4). Null when the chain shows no award.
+ * pack served; a reverted one is `not_awarded`, saying so. A bounty awarded on-chain by another award
+ * (another ranking digest, or the prepared one paying other winners or amounts: nothing minted or recorded
+ * here, probe24 C-F3, probe36 C-F4) is `awarded_elsewhere`, with the award's transaction, block and
+ * ranking digest and the prepared digest in `details` (never `not_awarded` while the chain says Awarded,
+ * probe37 C-F2). Null when the chain shows no award.
  * `reached.recorded` is set to the transaction once the award is recorded (the caller's deadline answer).
  */
 async function awardFromChain(
@@ -318,17 +331,32 @@ async function awardFromChain(
 ): Promise<AwardEvidenceHead | null> {
   // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
   const state = await awardChainState(ctx, slug).catch((e: unknown) => {
-    // awarded elsewhere (probe24 C-F3, probe36 C-F4): SPEC 8's 404 `not_awarded`, not the
-    // operator's 409 `bounty_mismatch` (the award still answers that)
+    // awarded elsewhere (probe24 C-F3, probe36 C-F4): the door's 404 `awarded_elsewhere` (probe37 C-F2),
+    // not the operator's 409 `bounty_mismatch` (the award still answers that)
     // (another chain or contract configured, `details.field`, is the operator's problem, not this)
     if (!(e instanceof PlatformError && e.code === "bounty_mismatch" && e.details.ranking_digest)) throw e;
+    const d = e.details;
     return {
       state: "elsewhere" as const,
       message: `${e.message}: that award is not this store's, so it has no pack to serve`,
+      details: {
+        ...(d.award_tx !== undefined ? { award_tx: d.award_tx, award_block: d.award_block } : {}),
+        ...(d.awarded_ranking_digest !== undefined
+          ? { awarded_ranking_digest: d.awarded_ranking_digest }
+          : {}),
+        prepared_ranking_digest: d.ranking_digest,
+      },
     };
   });
-  if (state.state === "elsewhere")
-    return { kind: "unavailable", reason: "not_awarded", message: state.message };
+  if (state.state === "elsewhere") {
+    const b = await getBenchmark(ctx, slug);
+    return {
+      kind: "unavailable",
+      reason: "awarded_elsewhere",
+      message: state.message,
+      details: { bounty_id: b.bounty?.bounty_id ?? null, ...state.details },
+    };
+  }
   if (state.state === "pending")
     return {
       kind: "unavailable",
@@ -469,11 +497,13 @@ async function notYetAwarded(
       message: "the prize was reclaimed without an award: the test set is never revealed",
     };
   if (status === "awarded")
-    // Awarded on-chain with no award prepared in this store (the awarder acted elsewhere): nothing to adopt.
+    // Awarded on-chain with no award prepared in this store (the awarder acted elsewhere): nothing to
+    // adopt; awarded, never `not_awarded` (probe37 C-F2)
     return {
       kind: "unavailable",
-      reason: "not_awarded",
+      reason: "awarded_elsewhere",
       message: `bounty ${b.bounty.bounty_id} is Awarded on-chain, but this store prepared no award for it: it has no pack to serve`,
+      details: { bounty_id: b.bounty.bounty_id, prepared_ranking_digest: null },
     };
   if (await isOpen(ctx, b, "read", by))
     return {

@@ -61,7 +61,8 @@ function notThePreparedAward(log: AwardedLog, row: AwardRow): string | null {
  * the bounty as read, known to be the attached one. Null while the bounty is not Awarded.
  * @throws PlatformError `bounty_mismatch` when the bounty is Awarded by another award (awarded elsewhere:
  *   another ranking digest, or the prepared one with other winners or amounts), `details.ranking_digest`
- *   (the prepared one) and, when its log is found, `award_tx`, `award_block`, `awarded_winners`
+ *   (the prepared one) and, when its log is found, `awarded_ranking_digest` (the log's), `award_tx`,
+ *   `award_block`, `awarded_winners`
  *   (`{account, amount_base_units}` in place order), `author_remainder_base_units`
  */
 async function findAwardTx(
@@ -87,6 +88,7 @@ async function findAwardTx(
       `bounty ${bountyId} was awarded on-chain by transaction ${log.txHash} (block ${log.blockNumber}) ${why}`,
       {
         ranking_digest: digest,
+        awarded_ranking_digest: log.rankingDigest.toLowerCase(),
         award_tx: log.txHash,
         award_block: log.blockNumber,
         awarded_winners: log.winners.map((a, i) => ({

@@ -154,7 +154,15 @@ export function registerOperatorCommands(program: Command): void {
             const text = Buffer.from(r.bytes).toString("utf8");
             process.stdout.write((process.stdout.isTTY ? terminalJsonText(text) : text) + "\n");
           } else {
-            print({ error: { code: "award_evidence_unavailable", reason: r.reason, message: r.message } });
+            // the door's answer, its reason's facts too (`awarded_elsewhere`: the award's transaction, probe37 C-F2)
+            print({
+              error: {
+                code: "award_evidence_unavailable",
+                reason: r.reason,
+                message: r.message,
+                ...("details" in r && r.details ? { details: { ...r.details, reason: r.reason } } : {}),
+              },
+            });
             if (r.reason === "award_pending" && !platform.chain)
               process.stderr.write(
                 `read where it is on the chain (no signing key needed) with:\n    ${evidenceChainCommand(slug, o, knownChainOf(await platform.getBenchmark(slug)))}\n`,

@@ -666,9 +666,20 @@ function registerBenchmarkTools(tools: ToolRegistry, t: ToolContext): void {
   );
 }
 
-/** `award_evidence`'s answer when there is no pack (yet): the SPEC 8 reason. */
+/**
+ * `award_evidence`'s answer when there is no pack (yet): the SPEC 8 reason, and its facts in `details`
+ * when the door gives some (`awarded_elsewhere`: the award's transaction and digests, probe37 C-F2).
+ */
 function noPack(r: AwardEvidenceUnavailable) {
-  return { value: { available: false, reason: r.reason, message: r.message }, text: `no pack: ${r.reason}` };
+  return {
+    value: {
+      available: false,
+      reason: r.reason,
+      message: r.message,
+      ...(r.details ? { details: r.details } : {}),
+    },
+    text: `no pack: ${r.reason}: ${r.message}`,
+  };
 }
 
 /** The tools of a run: start, submit answers, finalize, and the caller's runs. */

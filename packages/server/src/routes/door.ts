@@ -16,7 +16,10 @@ import { defineRoute } from "../route.js";
 /** The Content-Type of the pack bytes (its 200 and its 304). */
 const PACK_TYPE = "application/json";
 
-/** The door's 404/503 answer naming the SPEC 8 reason (the edge's reason-to-status table). */
+/**
+ * The door's 404/503 answer naming the SPEC 8 reason (the edge's reason-to-status table), the reason's
+ * facts in `details` beside it (`awarded_elsewhere`: the award's transaction and digests, probe37 C-F2).
+ */
 function unavailable(c: Context<AppEnv>, r: AwardEvidenceUnavailable): Response {
   return sendJson(
     c,
@@ -25,7 +28,7 @@ function unavailable(c: Context<AppEnv>, r: AwardEvidenceUnavailable): Response 
         code: "award_evidence_unavailable",
         message: r.message,
         reason: r.reason,
-        details: { reason: r.reason },
+        details: { ...r.details, reason: r.reason },
       },
     },
     evidenceStatusOf(r.reason),

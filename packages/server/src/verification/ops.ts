@@ -102,8 +102,8 @@ export function verificationOps(
     if (door.kind !== "pack")
       throw new EdgeError(
         "verification_unavailable",
-        `${slug} has no award evidence pack to verify yet: ${door.message}`,
-        { slug, reason: door.reason },
+        `${slug} has no award evidence pack to verify${door.reason === "awarded_elsewhere" ? "" : " yet"}: ${door.message}`,
+        { ...door.details, slug, reason: door.reason },
       );
     await jobs.enqueueFirst(slug, now());
     return (await jobs.get(slug))!;

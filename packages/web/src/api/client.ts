@@ -29,7 +29,10 @@ export class ApiError extends Error {
     /** The API's error code (`not_found`, `award_evidence_unavailable`, ...), or `network`. */
     readonly code: string,
     message: string,
-    /** The door's SPEC 8 reason (`not_awarded`, ...), when it gave one. */
+    /**
+     * The door's reason (SPEC 8's `not_awarded`, ..., or `awarded_elsewhere`: Awarded on-chain by an
+     * award the service did not prepare, so no pack, ever), when it gave one; shown as it is.
+     */
     readonly reason: string | null = null,
   ) {
     super(message);
