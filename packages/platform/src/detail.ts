@@ -346,6 +346,29 @@ export interface ChainlessWalk {
 }
 
 /**
+ * Whether this process runs without a chain on a store a process with a chain opened
+ * (`meta.anchoring_chain_id`): it then refuses a withdrawal address and a prize benchmark's run, answers
+ * and finalize (503 `no_chain`), which its walks send to the service's main address ({@link competeAtMainOf}).
+ */
+export async function chainlessOnChainStore(ctx: PlatformContext): Promise<boolean> {
+  return ctx.chain === null && (await ctx.store.anchors.onChain());
+}
+
+/**
+ * The MCP `instructions` sentence a process {@link chainlessOnChainStore} adds (m36's note: the
+ * instructions were one text for every process, and told an agent of such a process to register with its
+ * address, which it refuses): which calls go to the service's main address. Empty for any other process.
+ */
+export function chainlessMcpInstructions(chainless: boolean): string {
+  return chainless
+    ? " This server runs without the service's chain: it cannot set a withdrawal address and takes no run, answer or " +
+        "finalize of a prize benchmark (503 no_chain); make those calls (register with a withdrawal_address or " +
+        "set_withdrawal_address, and a prize benchmark's benchmark_start_run, benchmark_submit_answers and " +
+        "benchmark_finalize_run) at the service's main address, which its operator gives (your key works there too)."
+    : "";
+}
+
+/**
  * The steps a process refuses and its walk sends to the service's main address (`$MAIN`; probe36 V-F5,
  * the one rule of both walks: the API's `how_to_compete` and the web page's commands, probe37 A-F1):
  * with `chainless` (a process without a chain on a store used on one) the withdrawal address always,
@@ -446,10 +469,9 @@ export async function benchmarkDetail(
   const b = await getBenchmark(ctx, slug);
   const verified = b.bounty ? await checkedOnChain(ctx, b, b.bounty) : null;
   // a process without the chain on a store used on one: what it refuses goes to the main address
-  const chainless: ChainlessWalk | null =
-    ctx.chain === null && (await ctx.store.anchors.anchoringChainId()) !== null
-      ? { prize: b.bounty !== null }
-      : null;
+  const chainless: ChainlessWalk | null = (await chainlessOnChainStore(ctx))
+    ? { prize: b.bounty !== null }
+    : null;
   return {
     ...listItemOf(b, verified, await isOpen(ctx, b)),
     created_at: b.created_at,

@@ -130,6 +130,7 @@ import {
   benchmarkDetail,
   benchmarkList,
   benchmarkRecordView,
+  chainlessOnChainStore,
   commitmentOf,
   type BenchmarkDetail,
   type BenchmarkListPage,
@@ -672,6 +673,11 @@ export class Platform {
     return benchmarkRecordView(this.ctx, viewer, slug);
   }
   /** The benchmark detail (never gold); with a chain the prize is checked on-chain ("locked at"). */
+  /** Whether this process runs without a chain on a store used on one (`chainlessOnChainStore`). */
+  chainlessOnChainStore(): Promise<boolean> {
+    return chainlessOnChainStore(this.ctx);
+  }
+
   benchmarkDetail(slug: string, opts?: { baseUrl?: string }): Promise<BenchmarkDetail> {
     return benchmarkDetail(this.ctx, slug, opts);
   }

@@ -106,6 +106,11 @@ export interface Domain {
   benchmarkDetail(p: Principal | null, slug: string, baseUrl?: string): Promise<JsonValue>;
   /** Resolves when the benchmark exists (a store read only). @throws PlatformError `unknown_benchmark` */
   assertBenchmark(slug: string): Promise<void>;
+  /**
+   * Whether this process runs without a chain on a store used on one (platform `chainlessOnChainStore`):
+   * the MCP instructions then send the address and a prize benchmark's run to the main address.
+   */
+  chainlessOnChainStore(): Promise<boolean>;
   corpus(p: Principal | null, slug: string): Promise<JsonValue>;
   /**
    * The board (SPEC 6.1), or one page of it with `page` (rows `offset .. offset + limit - 1` in rank

@@ -389,6 +389,7 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
     async assertBenchmark(slug) {
       await platform.getBenchmark(slug);
     },
+    chainlessOnChainStore: () => platform.chainlessOnChainStore(),
     ...datasetOps(platform),
     async publish(p, datasetId, options, baseUrl, opts) {
       const who = requirePrincipal(p);

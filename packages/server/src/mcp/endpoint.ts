@@ -35,7 +35,12 @@ import {
 } from "../route.js";
 import { readQuery } from "../query.js";
 import { mcpBodyLimits, type BodyLimits } from "../body-limits.js";
-import { jsonTypeName, requirePrincipal, sentNumberText } from "@bench-bounty/platform";
+import {
+  chainlessMcpInstructions,
+  jsonTypeName,
+  requirePrincipal,
+  sentNumberText,
+} from "@bench-bounty/platform";
 import {
   addressOf,
   clientNetworkOf,
@@ -550,6 +555,11 @@ function requestsOf(body: unknown): { id: RequestId }[] {
   return (Array.isArray(body) ? body : [body]).filter(isRequest);
 }
 
+/** Whether a request is MCP's `initialize` (its answer carries the server's `instructions`). */
+function isInitialize(m: { id: RequestId }): boolean {
+  return (m as { method?: unknown }).method === "initialize";
+}
+
 /** The ids of a body's requests: each gets one answer. */
 function requestIds(body: unknown): RequestId[] {
   return requestsOf(body).map((m) => m.id);
@@ -568,16 +578,6 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (slug !== null) await c.var.domain.assertBenchmark(slug);
   const over = declaredTooLarge(c);
   if (over) return over;
-  // the SDK's low-level server: `registerTools` answers tools/list and tools/call on it (public API
-  // only); the tool list never changes, so no `listChanged` (the SDK's `McpServer` claimed it)
-  const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: {} },
-    instructions:
-      "Compete in five calls: register with your withdrawal_address (the 0x address your prize credit goes to; " +
-      "with a key, skip register and call set_withdrawal_address once), benchmark_corpus, benchmark_start_run, " +
-      "benchmark_submit_answers, benchmark_finalize_run. A service that pays prizes refuses a run start without " +
-      "a withdrawal address. Read the corpus before starting: the clock starts at run start.",
-  });
   const who = bucketOf(c);
   const answers = new AnswerBudget(
     limiters.answerBytes,
@@ -596,7 +596,6 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     revealBy: c.var.revealBy,
     answers,
   };
-  registerTools(server, tools);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -620,6 +619,20 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
   if (refused) return refused;
   const request = acceptedRequest(c);
   if (request instanceof Response) return request;
+  const initializing = parsed !== undefined && requestsOf(parsed.value).some(isInitialize);
+  // the SDK's low-level server: `registerTools` answers tools/list and tools/call on it (public API
+  // only); the tool list never changes, so no `listChanged` (the SDK's `McpServer` claimed it)
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions:
+      "Compete in five calls: register with your withdrawal_address (the 0x address your prize credit goes to; " +
+      "with a key, skip register and call set_withdrawal_address once), benchmark_corpus, benchmark_start_run, " +
+      "benchmark_submit_answers, benchmark_finalize_run. A service that pays prizes refuses a run start without " +
+      "a withdrawal address. Read the corpus before starting: the clock starts at run start." +
+      // read only for an initialize (what carries the instructions), not on every call
+      chainlessMcpInstructions(initializing && (await c.var.domain.chainlessOnChainStore())),
+  });
+  registerTools(server, tools);
   await server.connect(transport);
   try {
     const res = await transport.handleRequest(
