@@ -243,7 +243,10 @@ describe(
             code: "no_chain",
             details: { slug, closes_at: closesAt, chain_id: dc.chainId, reason: "chain_clock_unknown" },
           });
-          expect(refused.message).toMatch(/serve --rpc-url/);
+          // the competitor's next step, not the operator's (m36's note: it said "serve --rpc-url")
+          expect(refused.message).toMatch(
+            /the service's main address \(a serve with the chain on this store\) takes them/,
+          );
         }
         expect(await chainless.listRuns(slug, "cc-late")).toEqual([]);
         expect((await chainless.runAnswers(early.run.id)).size).toBe(0);

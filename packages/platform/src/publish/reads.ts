@@ -238,7 +238,7 @@ async function chainlessCloseClock(
   if (how === "read" || (mark !== null && mark >= BigInt(b.bounty.closes_at))) return mark;
   throw new PlatformError(
     "no_chain",
-    `benchmark ${b.slug} closes at its bounty's closes_at ${b.bounty.closes_at} by the clock of chain ${chainId}, which this process (no chain) cannot read, so it takes no run, answer or finalize for it: nothing was stored; a process with the chain on this store (serve --rpc-url ...) takes them`,
+    `benchmark ${b.slug} closes at its bounty's closes_at ${b.bounty.closes_at} by the clock of chain ${chainId}, which this process (no chain) cannot read, so it takes no run, answer or finalize for it: nothing was stored; the service's main address (a serve with the chain on this store) takes them: send them there, your key works there too`,
     { slug: b.slug, closes_at: b.bounty.closes_at, chain_id: chainId, reason: "chain_clock_unknown" },
   );
 }
