@@ -1615,6 +1615,9 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         record("anchors", problems, "")
         return results
     registry = anchor["registry_address"]
+    # no code at the registry: its anchorOf answers are no contract's (the verifier fails the anchor facts)
+    if rpc.code(registry) == "0x":
+        problems.append(f"no contract at $.benchmark.commitment_anchor.registry_address {registry} on chain {chain_id} (eth_getCode answered 0x)")
 
     def anchor_of(digest: str) -> tuple[int, str, int] | None:
         """(block, kind, anchorer) of anchorOf(digest), or None (a problem recorded)."""

@@ -1333,9 +1333,17 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       },
     );
 
-    it("fails the bounty's checks (exit 1) when there is no code at the bounty contract, as the verifier does (probe37 B-F2)", async () => {
+    /** The honest chain, with no code at `address` (eth_getCode "0x" for it). */
+    const noCodeAt = (address: string) => {
       const honest = honestChain();
-      answer = (method, res) => (method === "eth_getCode" ? result(res, "0x") : honest(method, res));
+      return (method: string, res: ServerResponse): void =>
+        method === "eth_getCode" && String(lastParams[0]).toLowerCase() === address.toLowerCase()
+          ? result(res, "0x")
+          : honest(method, res);
+    };
+
+    it("fails the bounty's checks (exit 1) when there is no code at the bounty contract, as the verifier does (probe37 B-F2)", async () => {
+      answer = noCodeAt(base().benchmark.bounty_contract as string);
       const r = await check([VECTOR, "--rpc", url]);
       expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: "" });
       const bounty = base().benchmark.bounty_contract as string;
@@ -1343,6 +1351,20 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       for (const name of ["onchain_commitment", "award_log"])
         expect(r.stdout.split("\n").find((l) => l.startsWith(`FAIL ${name} `))).toContain(said);
       expect(r.stdout.trim().split("\n").at(-1)).toMatch(/^independent check: 9\/11 passed, FAILED: /);
+    });
+
+    // b37's note: the registry's code was not read, so its anchorOf answers from no contract passed
+    it("fails the anchors (exit 1) when there is no code at the anchor registry, as the verifier does", async () => {
+      const registry = (base().benchmark.commitment_anchor as { registry_address: string }).registry_address;
+      answer = noCodeAt(registry);
+      const r = await check([VECTOR, "--rpc", url]);
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 1, stderr: "" });
+      expect(r.stdout.split("\n").find((l) => l.startsWith("FAIL anchors "))).toContain(
+        `no contract at $.benchmark.commitment_anchor.registry_address ${registry} on chain 8453 (eth_getCode answered 0x)`,
+      );
+      expect(r.stdout.trim().split("\n").at(-1)).toMatch(
+        /^independent check: 10\/11 passed, FAILED: anchors$/,
+      );
     });
 
     // B-F2: urllib's timeout bounds each socket read, so a node dripping its answer held it for hours
