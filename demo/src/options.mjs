@@ -145,9 +145,43 @@ function agentList(value) {
   return names;
 }
 
+/** An option's flags as commander writes them (`-a, --agents <names>`), for messages. */
+function flagsOf(name) {
+  const o = SPEC[name];
+  return `${o.short ? `-${o.short}, ` : ""}--${name}${o.arg ? ` ${o.arg}` : ""}`;
+}
+
+/**
+ * The one rule of every bench-bounty command line (`refuseRepeatedOptions` of
+ * `@bench-bounty/verifier/cli`, probe29 B-F2), here on `parseArgs`'s tokens since this file may not
+ * import the verifier (it runs before the install): a value-taking option given a second time
+ * (`-a x -a y`, `--size=5 --size 6`, long and short forms alike) is refused naming it and both values,
+ * never read as its last value (probe37 B-F7: `util.parseArgs` keeps the last). The message is the
+ * verifier's `repeatedOptionMessage` (test/units.test.ts holds them equal). Boolean flags may repeat.
+ * @param tokens `parseArgs`'s `tokens`
+ * @throws DemoOptionError on the first option given twice
+ */
+function refuseRepeated(tokens) {
+  const first = new Map();
+  for (const t of tokens) {
+    if (t.kind !== "option" || t.value === undefined) continue;
+    const seen = first.get(t.name);
+    if (seen === undefined) {
+      first.set(t.name, t.value);
+      continue;
+    }
+    const hint =
+      t.name === "agents" ? "; to run several agents, list them in one, comma-separated: --agents a,b" : "";
+    throw new DemoOptionError(
+      `option '${flagsOf(t.name)}' is given twice (${JSON.stringify(seen)} and ${JSON.stringify(t.value)}): give it once (a single-valued option is never read as its last value)${hint}`,
+    );
+  }
+}
+
 /**
  * Parses argv (without the node and script entries). Throws {@link DemoOptionError} naming the option
- * on a bad or unknown option; returns `{ help: true }` for `--help`.
+ * on a bad or unknown option, or a value-taking option given twice (both values named); returns
+ * `{ help: true }` for `--help`.
  */
 export function parseOptions(argv) {
   let values;
@@ -158,7 +192,15 @@ export function parseOptions(argv) {
         o.short ? { type: o.type, short: o.short, default: o.default } : { type: o.type, default: o.default },
       ]),
     );
-    ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
+    let tokens;
+    ({ values, tokens } = parseArgs({
+      args: [...argv],
+      options,
+      strict: true,
+      allowPositionals: false,
+      tokens: true,
+    }));
+    refuseRepeated(tokens);
   } catch (err) {
     if (err && typeof err === "object" && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS")) {
       throw new DemoOptionError(err.message);

@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
 import { runnerInvocation } from "../src/channels.js";
 import { agentHiddenPaths, serviceStoreDir } from "../src/context.js";
 import { sampleBySeed, seattleWeatherCsvPath } from "../src/dataset.js";
-import { AGENT_NAMES, parseOptions } from "../src/options.mjs";
+import { Option } from "commander";
+import { repeatedOptionMessage } from "@bench-bounty/verifier/cli";
+import { AGENT_NAMES, DemoOptionError, parseOptions } from "../src/options.mjs";
 import { PhaseRunner, formatSeconds } from "../src/phase-runner.js";
 import { ProcessRegistry } from "../src/processes.js";
 import { clip, formatUsdc, renderTable } from "../src/table.js";
@@ -175,6 +177,64 @@ describe("options", () => {
       expect(r.stderr).toContain(text);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+});
+
+// probe37 B-F7: `util.parseArgs` keeps an option's last occurrence, so `-a always-sun -a precipitation-rule`
+// ran one agent and `--size=5 --size=6` 6 rows, in silence, against every bench-bounty command line's rule
+describe("an option given twice", () => {
+  const twice = (flags: string, first: string, second: string) =>
+    repeatedOptionMessage(new Option(flags), first, second);
+
+  it("is refused naming it and both values, in the words of the project's rule", () => {
+    const refusal = (args: string[]) => {
+      try {
+        parseOptions(args);
+      } catch (e) {
+        expect(e).toBeInstanceOf(DemoOptionError);
+        return (e as Error).message;
+      }
+      throw new Error(`accepted: ${args.join(" ")}`);
+    };
+    expect(refusal(["-a", "always-sun", "-a", "precipitation-rule"])).toBe(
+      `${twice("-a, --agents <names>", "always-sun", "precipitation-rule")}; to run several agents, list them in one, comma-separated: --agents a,b`,
+    );
+    expect(refusal(["--size=5", "--size=6"])).toBe(twice("-n, --size <rows>", "5", "6"));
+    expect(refusal(["-n", "5", "--size", "5"])).toBe(twice("-n, --size <rows>", "5", "5"));
+    expect(refusal(["--out", "a", "--prize", "5", "-o", "b"])).toBe(twice("-o, --out <dir>", "a", "b"));
+    expect(refusal(["--base-port", "43000", "--base-port=44000"])).toBe(
+      twice("--base-port <port>", "43000", "44000"),
+    );
+    // flags without a value may repeat, as in every bench-bounty program
+    expect(parseOptions(["-k", "--keep-running", "-v", "-v"])).toMatchObject({
+      keepRunning: true,
+      verbose: true,
+    });
+  });
+
+  it("stops the demo before anything starts (exit status 1, no stack trace)", () => {
+    // `--size 0` too: without the rule the wrapper still stops at once, on it, and never starts a run
+    let r: { status: number; stderr: string } = { status: 0, stderr: "" };
+    try {
+      execFileSync(
+        process.execPath,
+        ["scripts/demo.mjs", "-a", "always-sun", "-a", "precipitation-rule", "--size", "0"],
+        {
+          cwd: "..",
+          stdio: "pipe",
+          env: { ...process.env, DEMO_SKIP_SETUP: "1" },
+          timeout: 60_000,
+        },
+      );
+    } catch (e) {
+      const err = e as { status: number; stderr: Buffer };
+      r = { status: err.status, stderr: err.stderr.toString() };
+    }
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `error: option '-a, --agents <names>' is given twice ("always-sun" and "precipitation-rule")`,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

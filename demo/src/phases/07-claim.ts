@@ -11,6 +11,23 @@ import type { ClaimRecord } from "../result.js";
 import { formatUsdc } from "../table.js";
 import { COLD_WALLET_INDEX, PLATFORM_INDEX } from "../terms.js";
 
+/**
+ * The claim phase's summary line. probe37 B-F8 (nit): an award without winners (SPEC 7.3, k = 0) read
+ * "0 claims, 0.000000 USDC paid out (place 1 relayed with claimWithSig, ...)", naming a place 1 there is not.
+ * @param claims the claims made, in place order
+ * @param zeroWinnerReason the award's `zero_winner_reason` (null or absent when it has winners)
+ * @returns one line: the claims and the USDC they moved, or why there was nothing to claim
+ */
+export function claimSummary(claims: readonly ClaimRecord[], zeroWinnerReason?: string | null): string {
+  if (claims.length === 0)
+    return `no claims: the award has no winners${zeroWinnerReason ? ` (${zeroWinnerReason})` : ""}`;
+  const moved = claims.reduce((s, cl) => s + BigInt(cl.amount), 0n);
+  const relayed = claims.some((cl) => cl.relayed)
+    ? " (place 1 relayed with claimWithSig, to another address)"
+    : "";
+  return `${claims.length} claim${claims.length === 1 ? "" : "s"}, ${formatUsdc(moved)} USDC paid out${relayed}`;
+}
+
 /** winners claim (bounty:claim). */
 export const claimPhase: DemoPhase = {
   name: "winners claim (bounty:claim; place 1 relayed, holds no ETH)",
@@ -85,9 +102,6 @@ export const claimPhase: DemoPhase = {
       });
     }
     result.claims = claims;
-    const moved = claims.reduce((s, cl) => s + BigInt(cl.amount), 0n);
-    p.summary(
-      `${claims.length} claims, ${formatUsdc(moved)} USDC paid out (place 1 relayed with claimWithSig, to another address)`,
-    );
+    p.summary(claimSummary(claims, award.zero_winner_reason));
   },
 };

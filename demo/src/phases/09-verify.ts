@@ -1,9 +1,30 @@
 /** Phase 9: the verifier checks the pack from the door under the `full` policy; then the Python check. */
-import { verifyPack } from "@bench-bounty/verifier";
+import { verifyPack, type VerificationReport } from "@bench-bounty/verifier";
 import { join } from "node:path";
 import { writeAtomically } from "../chain-tools.js";
 import { need, type DemoPhase } from "../context.js";
 import { runIndependentCheck } from "../independent.js";
+
+/**
+ * The demo's judgement of the verifier's report: the verifier's own verdict under the `full` policy
+ * (`policy_met`), which accepts a fact `verified` or `not-required` (nothing to check: `regrade` of an
+ * award with no winner, SPEC 7.3's k = 0; verifier `policy.ts`). probe37 B-F8: the demo demanded every
+ * fact `verified` and failed a correct zero-winner award (`--agents author-baseline`).
+ * @param report the verifier's report of the pack
+ * @returns the phase's summary line (`policy full met: N/M facts verified, K not required (regrade)`)
+ * @throws Error naming the policy applied when it is not `full`, or the facts that keep `full` from being met
+ */
+export function judgeVerification(report: VerificationReport): string {
+  if (report.policy !== "full") throw new Error(`the verifier applied policy ${report.policy}, not full`);
+  if (!report.policy_met) throw new Error(`policy full not met: ${report.policy_unmet.join(", ")}`);
+  const states = Object.entries(report.facts);
+  const verified = states.filter(([, f]) => f.state === "verified").length;
+  const notRequired = states.filter(([, f]) => f.state === "not-required").map(([n]) => n);
+  return (
+    `policy full met: ${verified}/${states.length} facts verified` +
+    (notRequired.length > 0 ? `, ${notRequired.length} not required (${notRequired.join(", ")})` : "")
+  );
+}
 
 /** verify the pack as a stranger (policy full). */
 export const verifyPhase: DemoPhase = {
@@ -26,10 +47,7 @@ export const verifyPhase: DemoPhase = {
     const verificationFile = join(options.outDir, "verification.json");
     writeAtomically(verificationFile, JSON.stringify(report, null, 2) + "\n");
     result.files.verification = verificationFile;
-    const states = Object.entries(report.facts);
-    const notVerified = states.filter(([, f]) => f.state !== "verified").map(([n, f]) => `${n}=${f.state}`);
-    if (!report.policy_met) throw new Error(`policy full not met: ${report.policy_unmet.join(", ")}`);
-    if (notVerified.length > 0) throw new Error(`facts not verified: ${notVerified.join(", ")}`);
+    const verdict = judgeVerification(report);
 
     // A second, independent implementation of the checks (Python standard library, SPEC only).
     const independent = runIndependentCheck(need(result.files.pack, "the pack file"), c.rpcUrl);
@@ -40,9 +58,6 @@ export const verifyPhase: DemoPhase = {
       for (const line of independent.output.split("\n")) if (line.trim()) p.note(`│ ${line}`);
       if (!independent.passed) throw new Error("the independent Python check of the pack failed (see above)");
     }
-    p.summary(
-      `policy full met: ${states.length}/${states.length} facts verified` +
-        (independent.ran ? "; independent Python check passed" : ""),
-    );
+    p.summary(verdict + (independent.ran ? "; independent Python check passed" : ""));
   },
 };

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
-import { classifyPrize } from "../src/domain/prize.js";
+import { classifyPrize, prizeRenderOf } from "../src/domain/prize.js";
 import { formatUsdc, usdcFromBaseUnits } from "../src/domain/usdc.js";
 import { addressUrl, chainViewOf, txUrl } from "../src/domain/explorer.js";
 import { applyFilters, filterOptions, NO_FILTERS } from "../src/domain/filters.js";
@@ -55,6 +55,8 @@ describe("prize renders", () => {
       address: addr,
     });
     expect(classifyPrize("50 USDC")).toEqual({ kind: "declared", text: "50 USDC", amount: "50" });
+    // the API's declared form carries the label too (probe37 B-F9: it read as no pool)
+    expect(classifyPrize("Prize: 50 USDC")).toEqual({ kind: "declared", text: "50 USDC", amount: "50" });
     expect(classifyPrize("--").kind).toBe("none");
     expect(classifyPrize("locked, trust me").kind).toBe("none");
     expect(classifyPrize(undefined, null, "12345679")).toEqual({
@@ -63,6 +65,27 @@ describe("prize renders", () => {
       amount: "12.345679",
     });
     expect(classifyPrize(undefined, null, null).kind).toBe("none");
+  });
+  // probe37 B-F9: the web parsed the display string, and the API's "Prize: 100 USDC" read as no pool
+  it("reads the API's structured prize facts first: never locked unless this read verified it", () => {
+    const addr = "0x" + "5e".repeat(20);
+    const served = { prize_pool_usdc: "100", prize_contract: addr };
+    expect(prizeRenderOf({ ...served, prize: "Prize: 100 USDC", prize_verified: false })).toEqual({
+      kind: "declared",
+      text: "100 USDC",
+      amount: "100",
+    });
+    expect(
+      prizeRenderOf({ ...served, prize: `Prize: 100 USDC, locked at ${addr}`, prize_verified: true }),
+    ).toEqual({ kind: "locked", text: `Prize: 100 USDC, locked at ${addr}`, amount: "100", address: addr });
+    // a locked-looking string the API did not verify stays declared
+    expect(
+      prizeRenderOf({ ...served, prize: `Prize: 100 USDC, locked at ${addr}`, prize_verified: false }).kind,
+    ).toBe("declared");
+    expect(prizeRenderOf({ prize: "--", prize_pool_usdc: null, prize_verified: false }).kind).toBe("none");
+    // an API without the facts: the string, then a pool in base units
+    expect(prizeRenderOf({ prize: "Prize: 7 USDC" }).kind).toBe("declared");
+    expect(prizeRenderOf({}, "7000000")).toEqual({ kind: "declared", text: "7 USDC", amount: "7" });
   });
 });
 
@@ -118,9 +141,11 @@ describe("benchmark filters", () => {
       open: false,
       grader_type: "numeric",
       version: "2",
-      prize: "5 USDC",
+      prize: "Prize: 5 USDC",
+      prize_pool_usdc: "5",
+      prize_verified: false,
     },
-    { slug: "c", title: "C", status: "awarded", open: false, grader_type: "exact", prize: "7 USDC" },
+    { slug: "c", title: "C", status: "awarded", open: false, grader_type: "exact", prize: "Prize: 7 USDC" },
   ];
   const slugs = (f: Partial<typeof NO_FILTERS>) =>
     applyFilters(list, { ...NO_FILTERS, ...f }).map((b) => b.slug);

@@ -23,6 +23,8 @@ import { webMiddleware } from "../../server/dist/web.js";
 import { call, playCities, publishCities } from "../../server/test/helpers.js";
 import { CHROMIUM, hasChromium, launch } from "./browser.js";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
+import { prizeOf } from "../src/domain/filters.js";
+import { prizeRenderOf } from "../src/domain/prize.js";
 
 const execFileP = promisify(execFile);
 
@@ -220,6 +222,53 @@ describe.skipIf(!hasChromium)("web app on the real server", () => {
     expect(await page.$("#per-task")).toBeNull();
     expect(asked.filter((u) => u.includes("/task-scores"))).toEqual([]);
     await page.close();
+  });
+
+  // probe37 B-F9: the API writes a declared pool "Prize: 100 USDC" (the list never verifies; a detail that
+  // could not, here after the award without the chain, neither); the web took only "100 USDC", so the list,
+  // its Prize filter and the detail all said "no prize pool"
+  it("shows a prize the API declares but did not verify as declared, on the list, its filter and the page", async () => {
+    const { slug: prized } = await publishCities(server.url, 4, "web-prize");
+    const closesAt = Math.floor(Date.now() / 1000) + 3600;
+    await platform.ctx.store.benchmarks.setBounty(prized, {
+      chain_id: 8453,
+      bounty_contract: "0x" + "5e".repeat(20),
+      bounty_id: "1",
+      token: "0x" + "ab".repeat(20),
+      author: "0x" + "cd".repeat(20),
+      awarder: "0x" + "ef".repeat(20),
+      pool_base_units: "100000000",
+      closes_at: closesAt,
+      award_deadline: closesAt + 86_400,
+      threshold_bps: 6000,
+      splits_bps: [10_000],
+      status: "awarded",
+    });
+    // the real API's answers, as the pages read them
+    const list = (await call(server.url, "GET", "/api/v1/benchmarks")).json;
+    const item = (list.items ?? list.benchmarks).find((b: { slug: string }) => b.slug === prized);
+    expect(item).toMatchObject({ prize: "Prize: 100 USDC", prize_pool_usdc: "100", prize_verified: false });
+    const detail = (await call(server.url, "GET", `/api/v1/benchmarks/${prized}`)).json;
+    expect(detail).toMatchObject({ prize: "Prize: 100 USDC", prize_verified: false });
+    expect(prizeOf(item)).toEqual({ kind: "declared", text: "100 USDC", amount: "100" });
+    expect(prizeRenderOf(detail)).toEqual({ kind: "declared", text: "100 USDC", amount: "100" });
+
+    const page = await open("#/", `tr[data-slug="${prized}"]`);
+    const row = `tr[data-slug="${prized}"]`;
+    expect(await page.getAttribute(`${row} [data-prize]`, "data-prize")).toBe("declared");
+    expect(await page.textContent(`${row} [data-prize]`)).toBe("100 USDC");
+    await page.selectOption("#f-prize", "with");
+    expect(
+      await page.$$eval("#benchmarks tbody tr", (rs) => rs.map((r) => r.getAttribute("data-slug"))),
+    ).toEqual([prized]);
+    await page.selectOption("#f-prize", "without");
+    expect(await page.$(row)).toBeNull();
+    await page.close();
+
+    const bench = await open(`#/b/${prized}`, '[data-field="prize"] [data-prize]');
+    expect(await bench.getAttribute('[data-field="prize"] [data-prize]', "data-prize")).toBe("declared");
+    expect(await bench.textContent('[data-field="prize"]')).toBe("Prize: 100 USDC");
+    await bench.close();
   });
 
   it("logged no console error on the pages that loaded", () => {

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { BenchmarkSummary } from "../api/types.js";
-import { classifyPrize } from "./prize.js";
+import { prizeRenderOf } from "./prize.js";
 
 /** The selected filters; `""` means any. */
 export interface BenchmarkFilters {
@@ -26,9 +26,12 @@ export function statusOf(b: BenchmarkSummary): string {
   return b.open ? "open" : "closed";
 }
 
-/** The prize render of a list item (the list never verifies, so at most "declared"). */
+/**
+ * The prize render of a list item (the list never verifies, so at most "declared"), from the API's
+ * structured prize facts ({@link prizeRenderOf}); the Prize filter reads it too.
+ */
 export function prizeOf(b: BenchmarkSummary) {
-  return classifyPrize(b.prize, b.prize_pool_usdc ?? null, b.prize_pool_base_units ?? null);
+  return prizeRenderOf(b, b.prize_pool_base_units ?? null);
 }
 
 /** Version label of a benchmark (`unversioned` when the API gives none). */

@@ -3,7 +3,7 @@ import { useApp } from "../context.js";
 import { Copyable, Loaded, MaybeLink, useLoad } from "../components/ui.js";
 import { BenchmarkNav } from "../components/nav.js";
 import { PrizeCell, PrizeLegend } from "../components/prize.js";
-import { classifyPrize } from "../domain/prize.js";
+import { prizeRenderOf } from "../domain/prize.js";
 import { competeCommands } from "../domain/commands.js";
 import { unanchoredCommitmentText } from "../domain/commitment.js";
 import { addressUrl, blockUrl, chainName, chainViewOf, txUrl, type ChainView } from "../domain/explorer.js";
@@ -47,9 +47,7 @@ function Commitment(props: { d: BenchmarkDetail; chain: ChainView | null }) {
   return (
     <dl class="facts" id="commitment">
       <dt>Commit root</dt>
-      <dd>
-        {c.commit_root === null ? "shown once anchored" : <code>{c.commit_root}</code>}
-      </dd>
+      <dd>{c.commit_root === null ? "shown once anchored" : <code>{c.commit_root}</code>}</dd>
       <dt>Leaf count</dt>
       <dd>{c.leaf_count}</dd>
       <dt>Chain</dt>
@@ -122,7 +120,7 @@ export function BenchmarkPage(props: { slug: string }) {
       <Loaded load={load} what="the benchmark">
         {(d) => {
           const chain = chainViewOf(d, config.localChain);
-          const prize = classifyPrize(d.prize, d.prize_pool_usdc ?? null, d.bounty?.pool_base_units ?? null);
+          const prize = prizeRenderOf(d, d.bounty?.pool_base_units ?? null);
           return (
             <>
               <h1>{d.title}</h1>
