@@ -758,9 +758,17 @@ def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
         if "tolerance" in gold:
             _gold_number(r, gold["tolerance"], _step(path, "tolerance"))
     elif grader == "contains_all":
+        # evidence prepareGold's rule (probe37 B-F6): no term, or a term empty after norm, is gold no answer
+        # could fail (every answer contains ""), malformed as the verifier's regrade fails it
+        terms_path = _step(path, "terms")
         terms = r.f(gold, "terms", path, "arr")
+        if not terms:
+            raise PackError(terms_path, "terms is empty (no usable terms)")
         for i, t in enumerate(terms):
-            r.string(t, _step(_step(path, "terms"), i))
+            r.string(t, _step(terms_path, i))
+        for i, t in enumerate(terms):
+            if long_non_starter_run(t) is None and norm(t) == "":
+                raise PackError(_step(terms_path, i), "a term is empty after normalisation")
     else:
         r.arr(list(r.f(gold, "fields", path, "obj")), _step(path, "fields"), None, 1)
 

@@ -357,6 +357,19 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       "$.test_set[0].gold.value",
       "regrade",
     ],
+    // probe37 B-F6: gold every answer matches (each contains ""), which the verifier's regrade fails, passed
+    [
+      "a contains_all gold with no terms",
+      (p) => (p.test_set[8].gold = { terms: [] }),
+      "$.test_set[8].gold.terms: terms is empty",
+      "regrade",
+    ],
+    [
+      "a contains_all term empty after norm",
+      (p) => (p.test_set[8].gold = { terms: ["ﬁnal", " \u3000\t"] }),
+      "$.test_set[8].gold.terms[1]: a term is empty after normalisation",
+      "regrade",
+    ],
   ];
 
   it.each(schemaNotInput)(

@@ -117,6 +117,19 @@ describe("bad input files: the JSON path is printed once, after the file name", 
     }
   });
 
+  it("bounty:award names a JSON number where a decimal string belongs as written, never the parser's object (probe37 C-N3)", async function () {
+    const rd = pack().rank_derivation;
+    rd.rows[0]!.score_composite = 0.9;
+    const file = writeFile(dir, "rd-compnum.json", { rank_derivation: rd });
+    const run = await hardhat(["bounty:award", "--id", "1", "--rank-derivation", file]);
+    expectRefusal(run, /^Error: --rank-derivation /m);
+    const line = errorLine(run.stderr);
+    expect(line).to.contain(
+      `--rank-derivation ${file}: $.rank_derivation.rows[0].score_composite: score_composite (4 dp) must be a decimal string like "0.9000", not the float 0.9`,
+    );
+    expect(line).not.to.contain("lexeme");
+  });
+
   it("bounty:lock --test-set with a truncated file, and with a bad salt", async function () {
     const text = JSON.stringify(pack().test_set);
     const trunc = writeFile(dir, "trunc.json", text.slice(0, text.indexOf('"gold"') + 20));

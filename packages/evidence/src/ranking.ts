@@ -4,7 +4,7 @@
  * Amounts (7.3) come from {@link payoutAmounts}.
  * @packageDocumentation
  */
-import { EvidenceError, appendPath } from "./errors.js";
+import { EvidenceError, appendPath, describeValue } from "./errors.js";
 import { SCORE4, SECONDS3, instantMs } from "./formats.js";
 import { compareCodePoints } from "./json/index.js";
 import { payoutAmounts, validateSplits } from "./payouts.js";
@@ -41,8 +41,20 @@ interface Key {
   runId: string;
 }
 
-function scaled(v: unknown, re: RegExp, path: string, what: string): bigint {
-  if (typeof v !== "string" || !re.test(v))
+/**
+ * The decimal string `v` (matching `re`, e.g. `"0.9000"` like `example`) scaled to an integer.
+ * @throws EvidenceError `schema` at `path`: a value that is not a string is named as written
+ *   (`describeValue`: a JSON number by its lexeme, probe37 C-N3: it was printed as the parser's
+ *   `{"lexeme":"0.9","value":0.9}`), a string of the wrong format quoted
+ */
+function scaled(v: unknown, re: RegExp, path: string, what: string, example: string): bigint {
+  if (typeof v !== "string")
+    throw new EvidenceError(
+      "schema",
+      path,
+      `${what} must be a decimal string like ${JSON.stringify(example)}, not ${describeValue(v)}`,
+    );
+  if (!re.test(v))
     throw new EvidenceError("schema", path, `${what} has the wrong format: ${JSON.stringify(v)}`);
   return BigInt(v.replace(".", ""));
 }
@@ -62,10 +74,16 @@ function keyOf(r: RunRow, path: string): Key {
   if (!Number.isSafeInteger(r.queries_used) || r.queries_used < 0)
     throw new EvidenceError("schema", `${path}.queries_used`, "queries_used must be a non-negative integer");
   return {
-    composite: scaled(r.score_composite, SCORE4, `${path}.score_composite`, "score_composite (4 dp)"),
-    pub: scaled(r.score_public, SCORE4, `${path}.score_public`, "score_public (4 dp)"),
+    composite: scaled(
+      r.score_composite,
+      SCORE4,
+      `${path}.score_composite`,
+      "score_composite (4 dp)",
+      "0.9000",
+    ),
+    pub: scaled(r.score_public, SCORE4, `${path}.score_public`, "score_public (4 dp)", "0.9000"),
     queries: r.queries_used,
-    wall: scaled(r.wall_seconds, SECONDS3, `${path}.wall_seconds`, "wall_seconds (3 dp)"),
+    wall: scaled(r.wall_seconds, SECONDS3, `${path}.wall_seconds`, "wall_seconds (3 dp)", "12.500"),
     at: instantMs(r.achieved_at, `${path}.achieved_at`),
     runId: r.run_id,
   };
@@ -147,7 +165,7 @@ export function clearsThreshold(
   thresholdBps: number,
   path = "$.score_composite",
 ): boolean {
-  return scaled(scoreComposite, SCORE4, path, "score_composite (4 dp)") >= BigInt(thresholdBps);
+  return scaled(scoreComposite, SCORE4, path, "score_composite (4 dp)", "0.9000") >= BigInt(thresholdBps);
 }
 
 /** Input of {@link selectWinners}. */

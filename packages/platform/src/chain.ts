@@ -28,8 +28,11 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
+  decodeErrorResult,
   decodeFunctionData,
   encodeFunctionData,
+  isHex,
+  RpcRequestError,
   getAddress,
   isAddress,
   HttpRequestError,
@@ -346,6 +349,35 @@ export function revertOf(e: unknown): DecodedRevert | undefined {
   const args = (revert.data?.args ?? []).map(String);
   const reason = name === "Error" ? (revert.reason ?? args[0]) : undefined;
   return reason === undefined ? { name, args } : { name, reason, args };
+}
+
+/**
+ * The revert inside the RPC's refusal of a gas estimate `e` (viem leaves it undecoded: the estimate is not a
+ * contract call), decoded against `abi`, the called contract's: the revert data the node sent with its
+ * JSON-RPC error (`error.data`, a hex string, or Hardhat's `error.data.data`). `undefined` when the error
+ * carries no such data, or data no error of `abi` (nor `Error(string)`, `Panic`) decodes: then it is not
+ * known to be the contract's refusal, and stays the RPC's failure (probe37 C-N1: a wallet's ERC-1271
+ * refusal shown only at the estimate was "the RPC refused the call").
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any contract's ABI, as in ChainGateway.write
+function estimateRevertOf(e: unknown, abi: any): DecodedRevert | undefined {
+  if (!(e instanceof BaseError)) return undefined;
+  const answer = e.walk((x) => x instanceof RpcRequestError);
+  if (!(answer instanceof RpcRequestError)) return undefined;
+  const error: unknown = answer.cause;
+  const raw = typeof error === "object" && error !== null ? (error as { data?: unknown }).data : undefined;
+  const data = typeof raw === "object" && raw !== null ? (raw as { data?: unknown }).data : raw;
+  if (typeof data !== "string" || !isHex(data) || data.length < 10) return undefined;
+  let decoded;
+  try {
+    decoded = decodeErrorResult({ abi, data });
+  } catch {
+    return undefined; // data of no error the contract declares: not known to be its refusal
+  }
+  const args = ((decoded.args ?? []) as unknown[]).map(String);
+  return decoded.errorName === "Error"
+    ? { name: "Error", reason: args[0], args }
+    : { name: decoded.errorName, args };
 }
 
 /**
@@ -1369,7 +1401,10 @@ export class ChainGateway {
    * author", default "the platform account"); `opts.beforeSend` runs right before the send, synchronously
    * (a deadline's last check: probe19 A-F2, the award sent 49 s after its caller was answered). A gas
    * estimate that fails is followed by a second simulation, so a revert since the first (the contract's
-   * state changed meanwhile) is named as the contract's refusal, not as a failure of the RPC.
+   * state changed meanwhile) is named as the contract's refusal, not as a failure of the RPC; when those
+   * simulations pass, a revert the estimate's own answer carries, decoded against the contract's ABI
+   * ({@link estimateRevertOf}), is named as the contract's refusal with `details.at` `"gas_estimate"`
+   * (probe37 C-N1), and an estimate error without one stays the RPC's.
    * @throws PlatformError `chain_error`; what `opts.beforeSend` throws (nothing sent)
    */
   private async write(
@@ -1450,7 +1485,16 @@ export class ChainGateway {
           // reads the pending block's credit and time itself: `relayRead`)
           await simulate();
           if (simulatePending) await simulate("pending");
-          throw e;
+          // the simulations pass, and the estimate's own revert data names an error of the contract: its
+          // refusal at the estimate (a contract wallet's ERC-1271 answer may depend on the gas price:
+          // probe37 C-N1), `details.at` "gas_estimate", never the RPC's failure; else the estimate's error
+          const revert = estimateRevertOf(e, request.abi);
+          if (revert === undefined) throw e;
+          const refused = revertError(what, revert);
+          throw new PlatformError(refused.code, `${refused.message} (at the send's gas estimate)`, {
+            ...refused.details,
+            at: "gas_estimate",
+          });
         });
       const fee = prepared.maxFeePerGas ?? prepared.gasPrice ?? 0n;
       this.refuseWithoutGas(what, signer, wallet.account.address, balance, prepared.gas * fee);

@@ -50,9 +50,17 @@ function refusesCaller(caller: Address): Hex {
   return `0x3373${c}14602a57631626ba7e60e01b60005260206000f35b60206000f3`;
 }
 
+/**
+ * A wallet that returns the magic value only when `GASPRICE` is 0 (the probe's, probe37 C-N1): viem's check
+ * and the simulation (`eth_call`, gas price 0) are answered yes, the send's gas estimate (the fee's gas price)
+ * no: the bounty contract reverts `InvalidClaimSignature` there alone.
+ */
+const REFUSES_PRICED = "0x3a15600a5760206000f35b631626ba7e60e01b60005260206000f3";
+
 const WALLET = "0x1271000000000000000000000000000000001271" as Address;
 const REFUSING = "0x1271000000000000000000000000000000000000" as Address;
 const PICKY = "0x1271000000000000000000000000000000000001" as Address;
+const PRICED = "0x1271000000000000000000000000000000000002" as Address;
 const to = "0x00000000000000000000000000000000000a11ce" as Address;
 
 beforeAll(async () => {
@@ -80,6 +88,7 @@ beforeAll(async () => {
     [WALLET, ACCEPTS_ALL],
     [REFUSING, REFUSES_ALL],
     [PICKY, refusesCaller(dc.contracts.benchmarkBounty)],
+    [PRICED, REFUSES_PRICED],
   ] as const)
     await dc.publicClient.request({ method: "hardhat_setCode", params: [at, code] } as never);
 }, 240_000);
@@ -187,6 +196,20 @@ describe("a smart-contract wallet's signature forms (probe36 C-F3)", { timeout: 
     expect((e as Error).message).toMatch(/when the bounty contract asked/);
     expect(await sent()).toBe(before);
     expect(await creditOf(PICKY)).toBe(1_000_000n);
+  });
+
+  it("a wallet that refuses only at the send's gas estimate is 422 erc1271_rejected, never a 502 chain_error (probe37 C-N1)", async () => {
+    await awardTo(PRICED);
+    const before = await sent();
+    const e = await post(PRICED, "0x01");
+    expect(e).toMatchObject({
+      code: "invalid_claim_signature",
+      details: { path: "$.signature", reason: "erc1271_rejected", account: PRICED },
+    });
+    expect((e as Error).message).toMatch(/isValidSignature \(ERC-1271\) refused.*gas estimate/);
+    expect((e as Error).message).not.toMatch(/RPC/);
+    expect(await sent()).toBe(before);
+    expect(await creditOf(PRICED)).toBe(1_000_000n);
   });
 });
 

@@ -12,7 +12,8 @@
  * refused it at simulation, 502 `chain_error`), ending in v 27/28, not the y-parity 0/1 (`reason:
  * "v_not_27_28"`, likewise: probe11 O12); a smart-contract wallet's signature, in its own format (any
  * length up to the body's cap, empty included), is the wallet's `isValidSignature` to judge (ERC-1271), when
- * the bounty contract asks in the simulation: a refusal there is `invalid_claim_signature` with `reason:
+ * the bounty contract asks in the simulation (or only at the send's gas estimate, a revert the estimate's
+ * answer names, probe37 C-N1): a refusal there is `invalid_claim_signature` with `reason:
  * "erc1271_rejected"` (probe36 C-F3: its forms were refused as an EOA's); `to` passes the withdrawal-address
  * rule (`invalid_withdrawal_address` naming `$.to`: not the zero address nor one of this platform's
  * contracts, before any chain call; and, once the claim's own checks pass, its code rule: not a
@@ -219,13 +220,21 @@ export function eoaSignatureProblem(signature: `0x${string}`, account: string): 
 /**
  * 422 `invalid_claim_signature` (`reason: "erc1271_rejected"`) for `account`, a smart-contract wallet: its
  * `isValidSignature` (ERC-1271) refused the signature of the claim over `nonce` when the bounty contract
- * asked, in the simulation of `claimWithSig` (it reverted `InvalidClaimSignature` with the credit still
- * there); nothing was sent (probe36 C-F3: the contract's judgement of a wallet's own format, never a 502).
+ * asked, in the simulation of `claimWithSig` or (`atEstimate`) only at its send's gas estimate, a wallet whose
+ * answer depends on the gas price (it reverted `InvalidClaimSignature` with the credit still there); nothing
+ * was sent (probe36 C-F3: the contract's judgement of a wallet's own format, never a 502; probe37 C-N1: at
+ * the estimate it was 502 `chain_error` "the RPC refused the call").
  */
-function erc1271Rejected(input: RelayClaimInput, bountyId: bigint, nonce: bigint): EdgeError {
+function erc1271Rejected(
+  input: RelayClaimInput,
+  bountyId: bigint,
+  nonce: bigint,
+  atEstimate: boolean,
+): EdgeError {
+  const where = atEstimate ? "the gas estimate of claimWithSig's send" : "claimWithSig's simulation";
   return new EdgeError(
     "invalid_claim_signature",
-    `$.signature: ${input.account} is a smart-contract wallet, and its isValidSignature (ERC-1271) refused this signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline}) when the bounty contract asked (claimWithSig's simulation reverted InvalidClaimSignature); nothing was sent`,
+    `$.signature: ${input.account} is a smart-contract wallet, and its isValidSignature (ERC-1271) refused this signature of Claim(bounty ${bountyId}, to ${input.to}, nonce ${nonce}, deadline ${input.deadline}) when the bounty contract asked (${where} reverted InvalidClaimSignature); nothing was sent`,
     {
       path: "$.signature",
       account: input.account,
@@ -290,13 +299,16 @@ export async function relayRead<T>(
     // the signed nonce used since the checks: the same claim relayed by another process on this store or by
     // another relayer, mined in between (probe30 C-F4: 502 "InvalidClaimSignature" for a claim just paid);
     // with the credit gone that is the claim's no_credit, never a bad signature
-    if (err.details.revert === "InvalidClaimSignature" && pendingCredit) {
+    // (at the send's gas estimate, the pending block, the undecoded case's reading below says it)
+    const atEstimate = err.details.at === "gas_estimate";
+    if (err.details.revert === "InvalidClaimSignature" && !atEstimate && pendingCredit) {
       const left = await pendingCredit().catch(() => undefined);
       if (left === 0n) throw noCredit("claimed by another relay since this relay's checks");
     }
     // undecoded: a revert without a reason, or (since the send goes through the gateway's writer) a gas
     // estimate that failed at the pending block: the credit there says whether a claim is pending (probe25 A-F3)
-    const undecoded = err.details.revert === undefined || err.details.revert === "unknown";
+    // (a revert the estimate's answer names, `details.at` "gas_estimate", ran at the pending block too)
+    const undecoded = err.details.revert === undefined || err.details.revert === "unknown" || atEstimate;
     if (undecoded && pendingCredit) {
       const pending = await pendingCredit().catch(() => undefined);
       if (pending === 0n) throw noCredit("a claim of it is pending, not yet mined");
@@ -730,7 +742,7 @@ export function relayClaimOp(platform: Platform, exclusive: Turns = turnQueue())
             e.details.revert === "InvalidClaimSignature" &&
             (await hasCode().catch(() => false))
           )
-            throw erc1271Rejected(input, bountyId, checked.nonce);
+            throw erc1271Rejected(input, bountyId, checked.nonce, e.details.at === "gas_estimate");
           // the token refused the transfer: whom it refuses is read from its blacklist (probe27 C-F7, probe31 C-F4)
           if (e instanceof PlatformError)
             throw await tokenRefusal(e, client, attached.token as Address, input.to, bounty);
