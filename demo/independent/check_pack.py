@@ -748,11 +748,17 @@ def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
     """SPEC 5's gold shapes (malformed gold is refused at publish, so a pack carrying one is malformed)."""
     gold = r.obj(gold, path)
     if grader == "exact":
-        r.f(gold, "value", path, "string")
-        if "alternatives" in gold:
-            alts = r.f(gold, "alternatives", path, "arr")
-            for i, a in enumerate(alts):
-                r.string(a, _step(_step(path, "alternatives"), i))
+        value = r.f(gold, "value", path, "string")
+        alts = r.f(gold, "alternatives", path, "arr") if "alternatives" in gold else []
+        for i, a in enumerate(alts):
+            r.string(a, _step(_step(path, "alternatives"), i))
+        # evidence prepareGold's rule (j37's note, B-F6's sibling): a value or an alternative empty after
+        # norm is gold no answer could match, malformed as the verifier's regrade fails it
+        if long_non_starter_run(value) is None and norm(value) == "":
+            raise PackError(_step(path, "value"), "exact gold value is empty after normalisation (no answer could match it)")
+        for i, a in enumerate(alts):
+            if long_non_starter_run(a) is None and norm(a) == "":
+                raise PackError(_step(_step(path, "alternatives"), i), "an alternative is empty after normalisation")
     elif grader == "numeric":
         _gold_number(r, r.get(gold, "value", path), _step(path, "value"))
         if "tolerance" in gold:

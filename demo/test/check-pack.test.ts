@@ -370,6 +370,19 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       "$.test_set[8].gold.terms[1]: a term is empty after normalisation",
       "regrade",
     ],
+    // j37's note: the same for an exact gold's value and alternatives
+    [
+      "an exact gold value empty after norm",
+      (p) => (p.test_set[0].gold = { value: " \u3000\t" }),
+      "$.test_set[0].gold.value: exact gold value is empty after normalisation",
+      "regrade",
+    ],
+    [
+      "an exact gold alternative empty after norm",
+      (p) => (p.test_set[0].gold = { value: "yes", alternatives: ["y", "\u2028"] }),
+      "$.test_set[0].gold.alternatives[1]: an alternative is empty after normalisation",
+      "regrade",
+    ],
   ];
 
   it.each(schemaNotInput)(
