@@ -217,6 +217,15 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
   if (r.interrupted) {
     process.stderr.write(`run ${r.run_id} interrupted; continue with:\n  ${resumeCommand(r.run_id, w)}\n`);
     process.exitCode = 130;
+  } else if (r.closed) {
+    // probe37 A-F2: the close stopped the run; its answers given in time count, finalized here
+    process.stderr.write(
+      `the benchmark closed during run ${r.run_id}: ${terminalText(r.closed.message)}\n` +
+        `${r.closed.answered} of ${r.task_count} tasks were answered before the close: those answers count, the other tasks score 0\n` +
+        (r.finalized
+          ? `run ${r.run_id} was finalized after the close (attempt ${r.attempt}; attempts remaining: ${r.finalized.attempts_remaining})\n`
+          : `run ${r.run_id} was not finalized (finalize off)\n`),
+    );
   } else if (r.finalized && failed.length > 0) {
     const log = join(dirname(r.checkpoint_file), `${r.run_id}.agent.log`);
     process.stderr.write(
@@ -242,6 +251,7 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
     tasks: r.task_count,
     outcomes: counts,
     interrupted: r.interrupted,
+    ...(r.closed ? { closed_during_run: true, answered_before_close: r.closed.answered } : {}),
     ...(f
       ? {
           score_public: f.score_public,
@@ -465,7 +475,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
                 throw withResumeCommand(e, { ...w, agent: o.agent! });
               });
               results.push(summarise(r, w, o));
-              if (r.interrupted) break;
+              if (r.interrupted || r.closed) break; // a closed benchmark starts no further attempt
               // the last attempt the benchmark allows: the ones asked beyond it are not tried (probe33
               // B-N5: the next failed "used all 3 attempts", exit 1, after three good attempts)
               const left = o.attempts! - i - 1;
