@@ -84,6 +84,11 @@ const RUN_TASK_PAGES: AnswerShape<ServedTask[]> = {
   ok: isTaskList,
 };
 
+/** How many times a submit refused 503 `server_busy` is posted again ({@link HttpRunBackend.submit}). */
+export const SUBMIT_RETRIES = 3;
+/** The longest `Retry-After` a submit's retry waits, in seconds (a longer one is waited this long). */
+export const SUBMIT_RETRY_CAP_SECONDS = 10;
+
 /**
  * `RunBackend` over `bench-bounty serve`, acting as the holder of `apiKey`; its checkpoints and agent
  * logs go to `checkpointDir`, and its agents must not see `privatePaths` (the `--store` directory).
@@ -134,12 +139,36 @@ export class HttpRunBackend implements RunBackend {
   async answeredOrdinals(runId: string): Promise<number[]> {
     return (await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS)).answered_ordinals;
   }
+  /**
+   * `POST /benchmarks/runs/:id/submissions`. A 503 `server_busy` (the server stopping, a lock wait past
+   * its deadline: "post it again") is posted again after its `Retry-After` (at most
+   * {@link SUBMIT_RETRY_CAP_SECONDS} s), at most {@link SUBMIT_RETRIES} times: a submit stores the whole
+   * batch or nothing, by idempotent upserts per ordinal, so the same answers posted again store the same
+   * run (probe37 A-N4). Any other refusal, and the last 503, as the PlatformError of its code.
+   */
   submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
-    return viaApi(this.client.submit(runId, answers), this.server, {
-      route: "POST /api/v1/benchmarks/runs/:id/submissions",
-      what: "object",
-      ok: isObject,
-    });
+    return viaApi(
+      this.retryBusy(() => this.client.submit(runId, answers)),
+      this.server,
+      {
+        route: "POST /api/v1/benchmarks/runs/:id/submissions",
+        what: "object",
+        ok: isObject,
+      },
+    );
+  }
+  /** `post()`, posted again after each 503 `server_busy`'s `Retry-After` (capped), at most {@link SUBMIT_RETRIES} times. */
+  private async retryBusy<T>(post: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+      try {
+        return await post();
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 503 || e.code !== "server_busy" || i >= SUBMIT_RETRIES)
+          throw e;
+        const seconds = Math.min(Math.max(e.retryAfter ?? 1, 1), SUBMIT_RETRY_CAP_SECONDS);
+        await new Promise((r) => setTimeout(r, 1000 * seconds));
+      }
+    }
   }
   finalize(runId: string): Promise<FinalizeResult> {
     return viaApi(this.client.finalize(runId), this.server, {

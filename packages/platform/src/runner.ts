@@ -488,9 +488,11 @@ async function execute(
       try {
         outcomes.push(...(await submitGood(backend, cp.run_id, good)));
       } catch (e) {
-        if (!(e instanceof PlatformError) || e.code !== "benchmark_closed") throw e;
-        // the benchmark closed: nothing more is asked or submitted (see "closes during the run")
-        closedBy ??= e;
+        if (!(e instanceof PlatformError)) throw e; // not a refusal: a bug
+        if (e.code === "benchmark_closed")
+          closedBy ??= e; // nothing more is asked (see "closes during the run")
+        // the server unreachable or busy, ...: resumable; a run finalized meanwhile (by hand) is not
+        else failure ??= e.code === "run_not_in_progress" ? e : interruption(cp, e);
         internal.abort();
         return;
       }
@@ -529,6 +531,22 @@ async function execute(
     closed: null,
     checkpoint_file: checkpointFile(backend, cp.run_id),
   };
+}
+
+/**
+ * A refusal of a submit that stops the run (the server unreachable, `network_error`; busy past its
+ * retries, `server_busy`; the chain's clock unreadable, `chain_error`; a quota, ...): its code, message
+ * and details, and that the run stays in progress, resumable, with `details.run_id`, `attempt` and
+ * `attempt_used: false`, so the CLI prints its `resume` line as for every other interruption (probe37
+ * A-N4: a remote run cut by a network error stopped without it).
+ */
+function interruption(cp: Checkpoint, e: PlatformError): PlatformError {
+  return new PlatformError(
+    e.code,
+    `${e.message}\nrun ${cp.run_id} was not finalized and stays in progress (attempt ${cp.attempt} is not used up); ` +
+      `once the cause is gone, resume it (resume ${cp.run_id})`,
+    { ...e.details, run_id: cp.run_id, attempt: cp.attempt, attempt_used: false },
+  );
 }
 
 /**

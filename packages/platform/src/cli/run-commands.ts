@@ -176,7 +176,9 @@ function whereOf(
 }
 
 /**
- * An `agent_failed` of the runner, or a `run_in_progress` of a run start (the agent's unfinished run:
+ * An `agent_failed` of the runner, any other refusal that stopped a run it leaves in progress
+ * (`details.attempt_used: false`: a submit's `network_error`, `server_busy`, ...; probe37 A-N4), or a
+ * `run_in_progress` of a run start (the agent's unfinished run:
  * `resume` finishes it; probe29 B-F7: "finalize it first" named no command the CLI has), with the exact
  * `resume` command appended (the runner does not know the command line). The command names `--agent`
  * for a run in progress (another process may have left no checkpoint here) and for a failed agent
@@ -185,7 +187,7 @@ function whereOf(
 function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   if (
     !(e instanceof PlatformError) ||
-    (e.code !== "agent_failed" && e.code !== "run_in_progress") ||
+    (e.code !== "agent_failed" && e.code !== "run_in_progress" && e.details.attempt_used !== false) ||
     typeof e.details.run_id !== "string"
   )
     return e;
