@@ -490,9 +490,8 @@ async function execute(
       } catch (e) {
         if (!(e instanceof PlatformError)) throw e; // not a refusal: a bug
         if (e.code === "benchmark_closed")
-          closedBy ??= e; // nothing more is asked (see "closes during the run")
-        // the server unreachable or busy, ...: resumable; a run finalized meanwhile (by hand) is not
-        else failure ??= e.code === "run_not_in_progress" ? e : interruption(cp, e);
+          closedBy ??= e; // see "closes during the run"
+        else failure ??= interruption(cp, e);
         internal.abort();
         return;
       }
@@ -506,18 +505,12 @@ async function execute(
     bar?.stop();
   }
   // a closed benchmark takes no more answers, so a resume could only finalize: that is done now
-  if (failure && !closedBy) throw failure;
-  const finalizeOptions = {
-    ...(opts.queriesUsed !== undefined ? { queries_used: opts.queriesUsed } : {}),
-    ...(opts.usdcSpent !== undefined ? { usdc_spent: opts.usdcSpent } : {}),
-  };
-  if (closedBy)
-    return finalizeClosed(backend, cp, tasks, closedBy, opts.finalize === false ? null : finalizeOptions);
+  if (closedBy) return finalizeClosed(backend, cp, tasks, closedBy, opts);
+  if (failure) throw failure;
   const complete = tasks.every((t) => cp.outcomes[t.ordinal]);
   let finalized: FinalizeResult | null = null;
-  if (complete && opts.finalize !== false) {
-    finalized = await backend.finalize(cp.run_id, finalizeOptions);
-  }
+  if (complete && opts.finalize !== false)
+    finalized = await backend.finalize(cp.run_id, finalizeOptionsOf(opts));
   return {
     run_id: cp.run_id,
     benchmark: cp.benchmark,
@@ -533,14 +526,23 @@ async function execute(
   };
 }
 
+/** The resource observations the runner's options pass to finalize. */
+function finalizeOptionsOf(opts: RunnerOptions): { queries_used?: number; usdc_spent?: string } {
+  return {
+    ...(opts.queriesUsed !== undefined ? { queries_used: opts.queriesUsed } : {}),
+    ...(opts.usdcSpent !== undefined ? { usdc_spent: opts.usdcSpent } : {}),
+  };
+}
+
 /**
  * A refusal of a submit that stops the run (the server unreachable, `network_error`; busy past its
  * retries, `server_busy`; the chain's clock unreadable, `chain_error`; a quota, ...): its code, message
  * and details, and that the run stays in progress, resumable, with `details.run_id`, `attempt` and
  * `attempt_used: false`, so the CLI prints its `resume` line as for every other interruption (probe37
- * A-N4: a remote run cut by a network error stopped without it).
+ * A-N4: a remote run cut by a network error stopped without it). `run_not_in_progress` as it is.
  */
 function interruption(cp: Checkpoint, e: PlatformError): PlatformError {
+  if (e.code === "run_not_in_progress") return e; // finalized meanwhile (by hand): nothing to resume
   return new PlatformError(
     e.code,
     `${e.message}\nrun ${cp.run_id} was not finalized and stays in progress (attempt ${cp.attempt} is not used up); ` +
@@ -586,8 +588,8 @@ async function submitGood(
 /**
  * The end of a run whose submit was refused `benchmark_closed` (see "A benchmark that closes during the
  * run"): the answers stored before the close are recorded as answered in the checkpoint (a part of a
- * batch may have been stored before the refusal), then the run is finalized, unless `finalizeOptions`
- * is null (`finalize: false`: left in progress).
+ * batch may have been stored before the refusal), then the run is finalized, unless `opts.finalize` is
+ * false (left in progress).
  * @throws PlatformError the finalize's refusal (`benchmark_awarded`: the award was prepared first, ...),
  *   its code and details kept (`details.run_id`, `details.closed`: the close's details), its message
  *   saying that the benchmark closed during the run and the finalize of its answers was refused
@@ -597,16 +599,16 @@ async function finalizeClosed(
   cp: Checkpoint,
   tasks: ServedTask[],
   closedBy: PlatformError,
-  finalizeOptions: { queries_used?: number; usdc_spent?: string } | null,
+  opts: RunnerOptions,
 ): Promise<RunnerResult> {
   const stored = await backend.answeredOrdinals(cp.run_id);
   for (const o of stored)
     if (cp.outcomes[o]?.status !== "answered") cp.outcomes[o] = { ordinal: o, status: "answered" };
   saveCheckpoint(backend, cp);
   let finalized: FinalizeResult | null = null;
-  if (finalizeOptions !== null) {
+  if (opts.finalize !== false) {
     try {
-      finalized = await backend.finalize(cp.run_id, finalizeOptions);
+      finalized = await backend.finalize(cp.run_id, finalizeOptionsOf(opts));
     } catch (e) {
       if (!(e instanceof PlatformError)) throw e;
       throw new PlatformError(
