@@ -6,7 +6,7 @@
  * A refusal of the server becomes the PlatformError of the same code, so the runner treats it exactly
  * as a local refusal (an `invalid_answers` marks the task invalid, a `run_in_progress` stops).
  */
-import { ApiError, BenchBountyClient } from "@bench-bounty/client";
+import { ApiError, BenchBountyClient, MAX_REQUEST_BODY_BYTES } from "@bench-bounty/client";
 import { urlOrigin } from "@bench-bounty/verifier/url";
 import {
   PlatformError,
@@ -85,6 +85,42 @@ const RUN_TASK_PAGES: AnswerShape<ServedTask[]> = {
 };
 
 /**
+ * `answers` cut, in order, into the fewest parts whose submission body (`{"answers": [...]}` as the
+ * client sends it, UTF-8) is at most `maxBodyBytes`; an answer too large alone is a part of its own (the
+ * server then refuses it: `body_too_large`). An empty list gives no part.
+ * @param maxBodyBytes the server's body limit in bytes ({@link MAX_REQUEST_BODY_BYTES})
+ */
+export function submissionParts<T extends { ordinal: number; answer_text: string }>(
+  answers: readonly T[],
+  maxBodyBytes: number,
+): T[][] {
+  const envelope = Buffer.byteLength(JSON.stringify({ answers: [] }), "utf8");
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let bytes = envelope;
+  for (const a of answers) {
+    const item = Buffer.byteLength(
+      JSON.stringify({ ordinal: a.ordinal, answer_text: a.answer_text }),
+      "utf8",
+    );
+    if (part.length > 0 && bytes + item + 1 > maxBodyBytes) {
+      parts.push(part);
+      part = [];
+      bytes = envelope;
+    }
+    bytes += part.length === 0 ? item : item + 1; // a comma between two items
+    part.push(a);
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
+/** How many times a submit refused 503 `server_busy` is posted again ({@link HttpRunBackend.submit}). */
+export const SUBMIT_RETRIES = 3;
+/** The longest `Retry-After` a submit's retry waits, in seconds (a longer one is waited this long). */
+export const SUBMIT_RETRY_CAP_SECONDS = 10;
+
+/**
  * `RunBackend` over `bench-bounty serve`, acting as the holder of `apiKey`; its checkpoints and agent
  * logs go to `checkpointDir`, and its agents must not see `privatePaths` (the `--store` directory).
  */
@@ -134,12 +170,46 @@ export class HttpRunBackend implements RunBackend {
   async answeredOrdinals(runId: string): Promise<number[]> {
     return (await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS)).answered_ordinals;
   }
-  submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
-    return viaApi(this.client.submit(runId, answers), this.server, {
-      route: "POST /api/v1/benchmarks/runs/:id/submissions",
-      what: "object",
-      ok: isObject,
-    });
+  /**
+   * `POST /benchmarks/runs/:id/submissions`, every answer of the batch in one request when its body fits
+   * the server's limit ({@link MAX_REQUEST_BODY_BYTES}), else in the fewest requests that do, in order
+   * ({@link submissionParts}; probe37 A-F3: one request per answer put tasks x round trips on the scored
+   * wall clock). Each request stores its answers whole or not at all; a refusal of one stops there (the
+   * earlier ones stored), as the PlatformError of its code. A 503 `server_busy` (the server stopping, a lock wait past
+   * its deadline: "post it again") is posted again after its `Retry-After` (at most
+   * {@link SUBMIT_RETRY_CAP_SECONDS} s), at most {@link SUBMIT_RETRIES} times: a submit stores the whole
+   * batch or nothing, by idempotent upserts per ordinal, so the same answers posted again store the same
+   * run (probe37 A-N4). Any other refusal, and the last 503, as the PlatformError of its code.
+   */
+  async submit(runId: string, answers: { ordinal: number; answer_text: string }[]): Promise<SubmitResult> {
+    let result: SubmitResult | null = null;
+    let accepted = 0;
+    for (const part of submissionParts(answers, MAX_REQUEST_BODY_BYTES)) {
+      result = await viaApi(
+        this.retryBusy(() => this.client.submit(runId, part)),
+        this.server,
+        {
+          route: "POST /api/v1/benchmarks/runs/:id/submissions",
+          what: "object",
+          ok: isObject,
+        },
+      );
+      accepted += part.length;
+    }
+    return result === null ? { run_id: runId, accepted: 0, answered: 0, total: 0 } : { ...result, accepted };
+  }
+  /** `post()`, posted again after each 503 `server_busy`'s `Retry-After` (capped), at most {@link SUBMIT_RETRIES} times. */
+  private async retryBusy<T>(post: () => Promise<T>): Promise<T> {
+    for (let i = 0; ; i++) {
+      try {
+        return await post();
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.status !== 503 || e.code !== "server_busy" || i >= SUBMIT_RETRIES)
+          throw e;
+        const seconds = Math.min(Math.max(e.retryAfter ?? 1, 1), SUBMIT_RETRY_CAP_SECONDS);
+        await new Promise((r) => setTimeout(r, 1000 * seconds));
+      }
+    }
   }
   finalize(runId: string): Promise<FinalizeResult> {
     return viaApi(this.client.finalize(runId), this.server, {

@@ -99,6 +99,14 @@ export type { ErrorBody };
  */
 export const MAX_ANSWER_BYTES: number = PACK_LIMITS.maxTestSetBytes;
 
+/**
+ * The most bytes of a request body `bench-bounty serve` takes on its ordinary routes (answers included:
+ * `POST /benchmarks/runs/:id/submissions`): 4 MiB, the server's `DEFAULT_LIMITS.bodyBytes` (its test
+ * checks they agree), past which it answers 413 `body_too_large`. The remote runner splits a batch's
+ * answers into the fewest submissions within it.
+ */
+export const MAX_REQUEST_BODY_BYTES = 4 * 1024 * 1024;
+
 /** The most bytes of a refusal's body (a non-2xx answer) the client reads: 1 MiB (the server's are a few KiB). */
 export const MAX_ERROR_BYTES = 1024 * 1024;
 

@@ -45,6 +45,16 @@
  * `details.cause_code` (the rule's or the system's code) and `attempt_used: false`, the CLI printing its
  * `resume` (probe36 B-F2: an internal error, exit 4, with no word of resume).
  *
+ * ## A benchmark that closes during the run
+ * A submit refused `benchmark_closed` (the benchmark closed, was awarded, or its bounty's `closes_at`
+ * passed while the run was in progress) stops the run: no more tasks are asked, and the run is finalized
+ * at once (unless `finalize: false`), `run` and `resume` alike. Its stored answers are exactly those given
+ * before the close (submissions are refused after it), and the platform takes a finalize after the close
+ * until the award is prepared (platform README, Notes), so the answers given in time are ranked
+ * (probe37 A-F2: the runner stopped on `benchmark_closed`, left the run in progress, and the run was
+ * never ranked). The result's `closed` says so. A finalize refused then (the award already prepared:
+ * `benchmark_awarded`) is thrown with its code, its message saying the benchmark closed first.
+ *
  * ## Determinism
  * The plan (which tasks, in which order) is fixed by the platform at start; answers are stored per
  * ordinal with idempotent upserts; batches are fixed slices of the plan. So sequential, parallel and
@@ -136,6 +146,12 @@ export interface RunnerResult {
   /** True when the signal stopped the run before every task had an outcome. */
   interrupted: boolean;
   finalized: FinalizeResult | null;
+  /**
+   * Set when the benchmark closed while the run was in progress (a submit refused `benchmark_closed`):
+   * the refusal's message and details, and `answered`, the tasks whose answers were stored before the
+   * close (the ones the finalize after the close ranks). Null otherwise.
+   */
+  closed: { message: string; details: Record<string, unknown>; answered: number } | null;
   checkpoint_file: string;
 }
 
@@ -390,6 +406,8 @@ async function execute(
   opts.signal?.addEventListener("abort", onAbort);
   if (opts.signal?.aborted) internal.abort();
   let failure: PlatformError | null = null;
+  // the first `benchmark_closed` refusal of a submit: the run is finalized with its answers given before it
+  let closedBy: PlatformError | null = null;
   const bar = opts.progress ? await progressBar(total, cp.agent_id) : null;
   let done = Object.keys(cp.outcomes).length;
   bar?.start(total, done);
@@ -490,14 +508,15 @@ async function execute(
         else if (typeof a === "object") outcomes.push({ ordinal: t.ordinal, ...a });
         else good.push({ ordinal: t.ordinal, answer_text: a });
       }
-      for (const g of good) {
-        try {
-          await backend.submit(cp.run_id, [g]);
-          outcomes.push({ ordinal: g.ordinal, status: "answered" });
-        } catch (e) {
-          if (!(e instanceof PlatformError) || e.code !== "invalid_answers") throw e;
-          outcomes.push({ ordinal: g.ordinal, status: "invalid", reason: e.message });
-        }
+      try {
+        outcomes.push(...(await submitGood(backend, cp.run_id, good)));
+      } catch (e) {
+        if (!(e instanceof PlatformError)) throw e; // not a refusal: a bug
+        if (e.code === "benchmark_closed")
+          closedBy ??= e; // see "closes during the run"
+        else failure ??= interruption(cp, e);
+        internal.abort();
+        return;
       }
       for (const o of outcomes.sort((x, y) => x.ordinal - y.ordinal)) record(o);
     }
@@ -508,15 +527,13 @@ async function execute(
     opts.signal?.removeEventListener("abort", onAbort);
     bar?.stop();
   }
+  // a closed benchmark takes no more answers, so a resume could only finalize: that is done now
+  if (closedBy) return finalizeClosed(backend, cp, tasks, closedBy, opts);
   if (failure) throw failure;
   const complete = tasks.every((t) => cp.outcomes[t.ordinal]);
   let finalized: FinalizeResult | null = null;
-  if (complete && opts.finalize !== false) {
-    finalized = await backend.finalize(cp.run_id, {
-      ...(opts.queriesUsed !== undefined ? { queries_used: opts.queriesUsed } : {}),
-      ...(opts.usdcSpent !== undefined ? { usdc_spent: opts.usdcSpent } : {}),
-    });
-  }
+  if (complete && opts.finalize !== false)
+    finalized = await backend.finalize(cp.run_id, finalizeOptionsOf(opts));
   return {
     run_id: cp.run_id,
     benchmark: cp.benchmark,
@@ -527,6 +544,115 @@ async function execute(
     outcomes: tasks.map((t) => cp.outcomes[t.ordinal]).filter((o): o is TaskOutcome => o !== undefined),
     interrupted: !complete,
     finalized,
+    closed: null,
+    checkpoint_file: checkpointFile(backend, cp.run_id),
+  };
+}
+
+/** The resource observations the runner's options pass to finalize. */
+function finalizeOptionsOf(opts: RunnerOptions): { queries_used?: number; usdc_spent?: string } {
+  return {
+    ...(opts.queriesUsed !== undefined ? { queries_used: opts.queriesUsed } : {}),
+    ...(opts.usdcSpent !== undefined ? { usdc_spent: opts.usdcSpent } : {}),
+  };
+}
+
+/**
+ * A refusal of a submit that stops the run (the server unreachable, `network_error`; busy past its
+ * retries, `server_busy`; the chain's clock unreadable, `chain_error`; a quota, ...): its code, message
+ * and details, and that the run stays in progress, resumable, with `details.run_id`, `attempt` and
+ * `attempt_used: false`, so the CLI prints its `resume` line as for every other interruption (probe37
+ * A-N4: a remote run cut by a network error stopped without it). `run_not_in_progress` as it is.
+ */
+function interruption(cp: Checkpoint, e: PlatformError): PlatformError {
+  if (e.code === "run_not_in_progress") return e; // finalized meanwhile (by hand): nothing to resume
+  return new PlatformError(
+    e.code,
+    `${e.message}\nrun ${cp.run_id} was not finalized and stays in progress (attempt ${cp.attempt} is not used up); ` +
+      `once the cause is gone, resume it (resume ${cp.run_id})`,
+    { ...e.details, run_id: cp.run_id, attempt: cp.attempt, attempt_used: false },
+  );
+}
+
+/**
+ * Submits a batch's good answers: all in one submit (probe37 A-F3: one request per answer of an agent's
+ * batch put tasks x round trips on a remote run's scored wall clock); when the platform refuses it
+ * `invalid_answers` (the whole submit refused, nothing of it stored), one answer at a time, so that the
+ * answers it refuses are invalid outcomes and the others answered.
+ * @returns one outcome per answer, in their order
+ * @throws PlatformError any other refusal of the submit (`benchmark_closed`, ...): the answers before it are stored
+ */
+async function submitGood(
+  backend: RunBackend,
+  runId: string,
+  good: { ordinal: number; answer_text: string }[],
+): Promise<TaskOutcome[]> {
+  if (good.length > 1) {
+    try {
+      await backend.submit(runId, good);
+      return good.map((g) => ({ ordinal: g.ordinal, status: "answered" }));
+    } catch (e) {
+      if (!(e instanceof PlatformError) || e.code !== "invalid_answers") throw e;
+    }
+  }
+  const outcomes: TaskOutcome[] = [];
+  for (const g of good) {
+    try {
+      await backend.submit(runId, [g]);
+      outcomes.push({ ordinal: g.ordinal, status: "answered" });
+    } catch (e) {
+      if (!(e instanceof PlatformError) || e.code !== "invalid_answers") throw e;
+      outcomes.push({ ordinal: g.ordinal, status: "invalid", reason: e.message });
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * The end of a run whose submit was refused `benchmark_closed` (see "A benchmark that closes during the
+ * run"): the answers stored before the close are recorded as answered in the checkpoint (a part of a
+ * batch may have been stored before the refusal), then the run is finalized, unless `opts.finalize` is
+ * false (left in progress).
+ * @throws PlatformError the finalize's refusal (`benchmark_awarded`: the award was prepared first, ...),
+ *   its code and details kept (`details.run_id`, `details.closed`: the close's details), its message
+ *   saying that the benchmark closed during the run and the finalize of its answers was refused
+ */
+async function finalizeClosed(
+  backend: RunBackend,
+  cp: Checkpoint,
+  tasks: ServedTask[],
+  closedBy: PlatformError,
+  opts: RunnerOptions,
+): Promise<RunnerResult> {
+  const stored = await backend.answeredOrdinals(cp.run_id);
+  for (const o of stored)
+    if (cp.outcomes[o]?.status !== "answered") cp.outcomes[o] = { ordinal: o, status: "answered" };
+  saveCheckpoint(backend, cp);
+  let finalized: FinalizeResult | null = null;
+  if (opts.finalize !== false) {
+    try {
+      finalized = await backend.finalize(cp.run_id, finalizeOptionsOf(opts));
+    } catch (e) {
+      if (!(e instanceof PlatformError)) throw e;
+      throw new PlatformError(
+        e.code,
+        `${closedBy.message}; run ${cp.run_id} had ${stored.length} of ${cp.task_count} tasks answered before the close, ` +
+          `but its finalize was refused, so it is not ranked: ${e.message}`,
+        { ...e.details, run_id: cp.run_id, closed: closedBy.details },
+      );
+    }
+  }
+  return {
+    run_id: cp.run_id,
+    benchmark: cp.benchmark,
+    agent_id: cp.agent_id,
+    attempt: cp.attempt,
+    task_count: cp.task_count,
+    tasks_digest: cp.tasks_digest,
+    outcomes: tasks.map((t) => cp.outcomes[t.ordinal]).filter((o): o is TaskOutcome => o !== undefined),
+    interrupted: false,
+    finalized,
+    closed: { message: closedBy.message, details: closedBy.details, answered: stored.length },
     checkpoint_file: checkpointFile(backend, cp.run_id),
   };
 }

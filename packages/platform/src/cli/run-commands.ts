@@ -175,7 +175,9 @@ function whereOf(
 }
 
 /**
- * An `agent_failed` of the runner, or a `run_in_progress` of a run start (the agent's unfinished run:
+ * An `agent_failed` of the runner, any other refusal that stopped a run it leaves in progress
+ * (`details.attempt_used: false`: a submit's `network_error`, `server_busy`, ...; probe37 A-N4), or a
+ * `run_in_progress` of a run start (the agent's unfinished run:
  * `resume` finishes it; probe29 B-F7: "finalize it first" named no command the CLI has), with the exact
  * `resume` command appended (the runner does not know the command line). The command names `--agent`
  * for a run in progress (another process may have left no checkpoint here) and for a failed agent
@@ -184,7 +186,7 @@ function whereOf(
 function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   if (
     !(e instanceof PlatformError) ||
-    (e.code !== "agent_failed" && e.code !== "run_in_progress") ||
+    (e.code !== "agent_failed" && e.code !== "run_in_progress" && e.details.attempt_used !== false) ||
     typeof e.details.run_id !== "string"
   )
     return e;
@@ -216,6 +218,15 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
   if (r.interrupted) {
     process.stderr.write(`run ${r.run_id} interrupted; continue with:\n  ${resumeCommand(r.run_id, w)}\n`);
     process.exitCode = 130;
+  } else if (r.closed) {
+    // probe37 A-F2: the close stopped the run; its answers given in time count, finalized here
+    process.stderr.write(
+      `the benchmark closed during run ${r.run_id}: ${terminalText(r.closed.message)}\n` +
+        `${r.closed.answered} of ${r.task_count} tasks were answered before the close: those answers count, the other tasks score 0\n` +
+        (r.finalized
+          ? `run ${r.run_id} was finalized after the close (attempt ${r.attempt}; attempts remaining: ${r.finalized.attempts_remaining})\n`
+          : `run ${r.run_id} was not finalized (finalize off)\n`),
+    );
   } else if (r.finalized && failed.length > 0) {
     const log = join(dirname(r.checkpoint_file), `${r.run_id}.agent.log`);
     process.stderr.write(
@@ -241,6 +252,7 @@ function summarise(r: RunnerResult, w: ResumeWhere, o: StoreOpts) {
     tasks: r.task_count,
     outcomes: counts,
     interrupted: r.interrupted,
+    ...(r.closed ? { closed_during_run: true, answered_before_close: r.closed.answered } : {}),
     ...(f
       ? {
           score_public: f.score_public,
@@ -464,7 +476,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
                 throw withResumeCommand(e, { ...w, agent: o.agent! });
               });
               results.push(summarise(r, w, o));
-              if (r.interrupted) break;
+              if (r.interrupted || r.closed) break; // a closed benchmark starts no further attempt
               // the last attempt the benchmark allows: the ones asked beyond it are not tried (probe33
               // B-N5: the next failed "used all 3 attempts", exit 1, after three good attempts)
               const left = o.attempts! - i - 1;

@@ -1,0 +1,171 @@
+/**
+ * probe37 A-N4: a remote run cut by a network error, or by a 503 `server_busy` past its retries, stops
+ * with the `resume` line every other interruption prints, the run left in progress; the pasted line
+ * finishes it. A 503 `server_busy` with `Retry-After` is posted again (at most 3 times) and the run goes on.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EdgeError } from "../src/errors.js";
+import { call, publishCities, register, useLive } from "./helpers.js";
+
+const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
+const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
+
+/** Called before the domain takes each submission (0-based count): the tests refuse some 503 from it. */
+let beforeSubmit: (n: number) => void = () => {};
+let submissions = 0;
+const live = useLive({
+  wrapDomain: (d) => ({
+    ...d,
+    submit: async (p, runId, answers, opts) => {
+      beforeSubmit(submissions++);
+      return d.submit(p, runId, answers, opts);
+    },
+  }),
+});
+const busy = () =>
+  new EdgeError(
+    "server_busy",
+    "the server is stopping: post it again",
+    { stopping: true },
+    { "retry-after": "1" },
+  );
+
+/** A proxy to the live server that cuts the connection of the submissions `cut` names (a network error). */
+let cut: (n: number) => boolean = () => false;
+let proxied = 0;
+let proxy: Server;
+let proxyUrl: string;
+let slug: string;
+beforeAll(async () => {
+  slug = (await publishCities(live.url, 8, "interrupt")).slug;
+  proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      if (req.method === "POST" && req.url!.endsWith("/submissions") && cut(proxied++)) {
+        req.socket.destroy();
+        return;
+      }
+      const body = Buffer.concat(chunks);
+      const headers: Record<string, string> = {};
+      for (const [h, v] of Object.entries(req.headers))
+        if (!["host", "connection", "content-length", "transfer-encoding"].includes(h) && v !== undefined)
+          headers[h] = String(v);
+      fetch(`${live.url}${req.url}`, {
+        method: req.method!,
+        headers,
+        ...(body.length > 0 ? { body } : {}),
+      }).then(
+        async (r) => {
+          res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "application/json" });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        },
+        () => req.socket.destroy(),
+      );
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+  const a = proxy.address();
+  proxyUrl = `http://127.0.0.1:${typeof a === "object" && a ? a.port : 0}`;
+});
+afterAll(async () => {
+  await new Promise((r) => proxy.close(r));
+});
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  return promisify(execFile)(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    encoding: "utf8",
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
+  );
+}
+
+/** `run` of a new account's agent through `server`; the key from the environment. */
+async function run(server: string, name: string) {
+  const me = await register(live.url, name);
+  const store = mkdtempSync(join(tmpdir(), "bb-remote-int-"));
+  const env = { BENCH_BOUNTY_API_KEY: me.key };
+  const r = await cli(
+    ["run", slug, "--server", server, "--store", store, "--no-progress"].concat([
+      "--agent",
+      `node ${AGENT}`,
+      "--agent-id",
+      me.agent_id,
+    ]),
+    env,
+  );
+  return { r, me, env, store };
+}
+
+/** The printed resume line (alone on its line) and its run id. */
+function resumeLine(stderr: string): { line: string; runId: string } {
+  const m = /\n {2}(\S+ resume (run-[0-9a-f]+) [^\n]*)\n/.exec(stderr);
+  expect(m, stderr).not.toBeNull();
+  return { line: m![1]!, runId: m![2]! };
+}
+
+describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
+  it("a 503 server_busy with Retry-After is posted again and the run finishes", async () => {
+    submissions = 0;
+    beforeSubmit = (n) => {
+      if (n === 2) throw busy();
+    };
+    const { r } = await run(live.url, "busy-once");
+    beforeSubmit = () => {};
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ score_public: "1.0000", outcomes: { answered: 8 } });
+    expect(submissions).toBe(9); // 8 answers, one of them posted twice
+  });
+
+  it("503 past its retries: exit 1 with the resume line; the run stays in progress and the pasted line finishes it", async () => {
+    submissions = 0;
+    beforeSubmit = (n) => {
+      if (n >= 2) throw busy();
+    };
+    const { r, me, env, store } = await run(live.url, "busy-always");
+    beforeSubmit = () => {};
+    expect(r.code).toBe(1);
+    expect(submissions).toBe(2 + 4); // the third answer posted 4 times (3 retries), nothing after
+    expect(r.stderr).toMatch(/server is stopping: post it again\n/);
+    expect(r.stderr).toMatch(
+      /stays in progress \(attempt 1 is not used up\); once the cause is gone, resume it:\n/,
+    );
+    const { line, runId } = resumeLine(r.stderr);
+    expect(line).toContain(`--store ${store} --server ${live.url}`);
+    const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
+    expect(before.json.status).toBe("in_progress");
+    const resumed = await cli(line.split(" ").slice(1), env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
+  });
+
+  it("a network error at a submission: exit 1 with the resume line, and the pasted line finishes the run", async () => {
+    proxied = 0;
+    cut = (n) => n === 3;
+    const { r, me, env } = await run(proxyUrl, "net-cut");
+    cut = () => false;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/network_error/);
+    expect(r.stderr).toMatch(
+      /stays in progress \(attempt 1 is not used up\); once the cause is gone, resume it:\n/,
+    );
+    const { line, runId } = resumeLine(r.stderr);
+    const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
+    expect(before.json.status).toBe("in_progress");
+    const resumed = await cli(line.split(" ").slice(1), env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
+  });
+});
