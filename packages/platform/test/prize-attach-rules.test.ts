@@ -1,9 +1,13 @@
 /**
- * A prize's close, decided when it attaches (probe37 C-F3):
+ * A prize's close and who it can pay, decided when it attaches (probe37 C-F3, C-F4):
  * - a benchmark with an attached bounty closes at the bounty's on-chain `closesAt`: `closeBenchmark` is
  *   refused `bounty_attached` for its author and the operator alike, naming `prize_closes_at`;
  * - a benchmark closed before any bounty was attached takes no prize (`benchmark_closed`), by lock (nothing
  *   sent) or attach (nothing attached);
+ * - a prize is not attached while a run that ranks or may still rank belongs to an agent that can win and
+ *   has no withdrawal address (runs started while the store had never seen a chain): refused
+ *   `winner_without_withdrawal_address` naming the agents, the lock before anything is sent; an author
+ *   agent without one does not count; once the agents set an address the attach passes.
  */
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
@@ -11,8 +15,11 @@ import {
   CITIES_PUBLISH,
   chainConfig,
   cities,
+  freshStoreLocation,
+  helperAddress,
   latestBlockTime,
   lockPrize,
+  openAt,
   openTemp,
   rejection,
   useDevChain,
@@ -47,7 +54,7 @@ async function lockOnChain(h: Harness, slug: string, author: number): Promise<bi
   return bountyId;
 }
 
-describe("a prize's close (probe37 C-F3)", { timeout: 180_000 }, () => {
+describe("a prize's close and payable runs (probe37 C-F3, C-F4)", { timeout: 180_000 }, () => {
   it("refuses to close a benchmark with an attached bounty, for its author and the operator, naming prize_closes_at", async () => {
     const dc = devChain();
     const h = await openTemp({ chain: chainConfig(dc, 0) });
@@ -114,6 +121,80 @@ describe("a prize's close (probe37 C-F3)", { timeout: 180_000 }, () => {
       expect(attached.code).toBe("benchmark_closed");
       expect(attached.details).toMatchObject({ slug, status: "closed", closed_by: "status" });
       expect((await h.getBenchmark(slug)).bounty).toBeNull();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("attaches no prize while a run that can win has no withdrawal address (runs of a store that had no chain)", async () => {
+    const dc = devChain();
+    const at = await freshStoreLocation();
+    // a store never used on a chain: runs start without a withdrawal address
+    const chainless = await openAt({ ...at });
+    let slug: string;
+    const keys: Record<string, string> = {};
+    try {
+      ({ slug } = await chainless.publish(
+        (await chainless.createDataset(cities(4, "f4-veto"))).dataset_id,
+        CITIES_PUBLISH,
+      ));
+      for (const name of ["f4-noaddr", "f4-pending", "f4-mine"])
+        keys[name] = (await chainless.real.createAccount({ name })).api_key;
+      const noaddr = await chainless.real.authenticate(keys["f4-noaddr"]!);
+      const done = await chainless.real.startRun(noaddr, slug, "f4-noaddr");
+      await chainless.real.finalize(noaddr, done.run.id);
+      // in progress: it can still finalize and rank
+      await chainless.real.startRun(
+        await chainless.real.authenticate(keys["f4-pending"]!),
+        slug,
+        "f4-pending",
+      );
+      // the operator's benchmark: an agent flagged as the author's takes no money, needs no address
+      const mine = await chainless.real.authenticate(keys["f4-mine"]!);
+      await chainless.real.registerAgent(mine, "f4-mine", { is_author_agent: true });
+      const own = await chainless.real.startRun(mine, slug, "f4-mine");
+      await chainless.real.finalize(mine, own.run.id);
+    } finally {
+      await chainless.close();
+    }
+    const h = await openAt({ ...at, chain: chainConfig(dc, 0) });
+    try {
+      await h.play(slug, "f4-rival"); // with an address
+      const author = dc.accounts[4]!;
+      await dc.mintUsdc(author.address, POOL);
+      const before = await sentBy(author.address);
+      const want = {
+        slug,
+        agent_ids: ["f4-noaddr", "f4-pending"],
+        agent_count: 2,
+        reason: "attach",
+      };
+      const locked = await rejection(
+        lockPrize(h, dc, slug, await latestBlockTime(dc), {
+          pool: POOL,
+          author: 4,
+          payoutRule: "winner_take_all",
+          thresholdBps: 0,
+        }),
+      );
+      expect(locked.code).toBe("winner_without_withdrawal_address");
+      expect(locked.details).toEqual(want);
+      expect(locked.message).toContain("f4-noaddr, f4-pending");
+      // nothing sent: no approve, no createAndFund
+      expect(await sentBy(author.address)).toBe(before);
+      expect((await h.getBenchmark(slug)).bounty).toBeNull();
+      // a bounty locked outside the platform is refused at its attach the same way
+      const id = await lockOnChain(h, slug, 5);
+      const attached = await rejection(h.attachBounty(slug, id));
+      expect(attached.code).toBe("winner_without_withdrawal_address");
+      expect(attached.details).toEqual(want);
+      expect((await h.getBenchmark(slug)).bounty).toBeNull();
+      // once each sets an address, the same bounty attaches
+      for (const name of ["f4-noaddr", "f4-pending"])
+        await h.real.registerAgent(await h.real.authenticate(keys[name]!), name, {
+          withdrawal_address: helperAddress(name),
+        });
+      expect((await h.attachBounty(slug, id)).bounty_id).toBe(String(id));
     } finally {
       await h.close();
     }
