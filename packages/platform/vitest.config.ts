@@ -44,6 +44,7 @@ const STORE_TESTS = [
   "test/upload-stop.test.ts",
   "test/run-id.test.ts",
   "test/publish-oracle.test.ts",
+  "test/prize-attach-rules.test.ts",
 ];
 
 export default defineConfig({

@@ -35,6 +35,7 @@ export type PlatformErrorCode =
   | "no_bounty"
   | "bounty_mismatch"
   | "bounty_exists"
+  | "bounty_attached"
   | "invalid_bounty"
   | "award_not_allowed"
   | "winner_without_withdrawal_address"

@@ -144,6 +144,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   already_finalized: 409,
   bounty_mismatch: 409,
   bounty_exists: 409,
+  // a benchmark with an attached bounty closes at its on-chain closesAt, never earlier (probe37 C-F3)
+  bounty_attached: 409,
   award_not_allowed: 409,
   winner_without_withdrawal_address: 409,
   withdrawal_address_required: 409,

@@ -16,6 +16,8 @@ import {
   type ServiceBountyParties,
 } from "../terms.js";
 import { assertAuthorOrOperator } from "../identity/access.js";
+import { isAuthorAgent } from "../agents.js";
+import type { Tables } from "../store.js";
 import type { Principal } from "../identity/principal.js";
 import { isoMillis } from "../time.js";
 import { chainOf, statusName } from "./state.js";
@@ -66,7 +68,10 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
  *   count, declared author or pool, another bounty attached to the benchmark, the bounty attached to
  *   another benchmark: `details.attached_to`), `invalid_bounty` (token, awarder, a term, or a status
  *   other than funded: `details.field: "status"`; with `details.expected` / `details.actual`),
- *   `chain_error`, `server_busy` (a lock wait past `how.answerBy`, {@link WriteHow}: nothing written)
+ *   `chain_error`, `server_busy` (a lock wait past `how.answerBy`, {@link WriteHow}: nothing written),
+ *   `benchmark_closed` (closed before a bounty was attached: {@link assertPrizeMayAttach}),
+ *   `winner_without_withdrawal_address` (a run that ranks or may still rank belongs to an agent without a
+ *   withdrawal address: {@link assertRunsPayable}; nothing written)
  */
 export async function attachBounty(
   ctx: PlatformContext,
@@ -133,6 +138,8 @@ export async function attachBounty(
       async (t) => {
         const now = await getBenchmark(ctx, slug, t, { lock: true });
         assertAttachable(now, attached, await t.benchmarks.slugOfBounty(attached));
+        assertPrizeMayAttach(now, attached);
+        await assertRunsPayable(t, now);
         await t.benchmarks.setBounty(slug, attached);
       },
       { locksBy: how.answerBy, account: p.account_id },
@@ -162,6 +169,61 @@ function assertAttachable(b: BenchmarkRecord, attached: AttachedBounty, holder: 
       { bounty_id: b.bounty.bounty_id },
     );
   if (holder !== null && holder !== b.slug) throw attachedElsewhere(attached, holder);
+}
+
+/**
+ * A prize attaches to a benchmark still open to new runs (probe37 C-F3): a benchmark closed before a
+ * bounty was attached (`bench-bounty close`) would pay only the runs already there, while the bounty's
+ * on-chain `closesAt` promises competitors a later close. Re-attaching the bounty already attached (which
+ * refreshes its facts) is not refused: the award closes the benchmark it pays.
+ * @param attached the bounty about to be attached, or null (a lock, before anything is sent)
+ * @throws PlatformError `benchmark_closed` (`details: {slug, status, closed_at, closed_by: "status"}`)
+ */
+export function assertPrizeMayAttach(b: BenchmarkRecord, attached: AttachedBounty | null): void {
+  if (b.status === "published") return;
+  if (b.bounty && attached && bountyKey(b.bounty) === bountyKey(attached)) return;
+  throw new PlatformError(
+    "benchmark_closed",
+    `benchmark ${b.slug} is ${b.status} (closed at ${b.closed_at ?? "an unknown time"}): a prize attached now would go only to the runs already there; publish a fresh benchmark for the prize`,
+    { slug: b.slug, status: b.status, closed_at: b.closed_at, closed_by: "status" },
+  );
+}
+
+/** How many agent ids a {@link assertRunsPayable} refusal names (the count is always given). */
+export const UNPAYABLE_AGENTS_NAMED = 20;
+
+/**
+ * A prize never attaches while a run of the benchmark that ranks or may still rank (finalized, or in
+ * progress: it can still finalize) belongs to an agent that can win (not an author agent, SPEC 7.2:
+ * {@link isAuthorAgent}) and has no withdrawal address (probe37 C-F4): the award refuses the whole
+ * prize while such an agent is among the winners (`winner_without_withdrawal_address`), so its owner
+ * could hold everyone's prize until the award deadline passes and the author reclaims the pool, the
+ * test set never revealed. Such runs exist only when they started while the store was never used on a
+ * chain (`storeAwardable`: the run start's rule, `assertPayable` of `runs/start.ts`). Checked by
+ * `lockBounty` before anything is sent and by `attachBounty` under the benchmark's row lock; the award's
+ * own check stays as the last guard. An address, once set, is never cleared, so the refusal is lifted
+ * for good once each named agent sets one.
+ * @param q the store, or the attach's transaction
+ * @throws PlatformError `winner_without_withdrawal_address` (`details: {slug, agent_ids (at most
+ *   {@link UNPAYABLE_AGENTS_NAMED}), agent_count, reason: "attach"}`)
+ */
+export async function assertRunsPayable(q: Tables, b: BenchmarkRecord): Promise<void> {
+  const missing = new Set<string>();
+  const seen = new Set<string>();
+  for (const r of await q.runs.ofBenchmark(b.slug)) {
+    if ((r.status !== "finalized" && r.status !== "in_progress") || seen.has(r.agent_id)) continue;
+    seen.add(r.agent_id);
+    const agent = await q.agents.get(r.agent_id);
+    if (agent && !agent.withdrawal_address && !isAuthorAgent(agent, b.author_account_id))
+      missing.add(r.agent_id);
+  }
+  if (missing.size === 0) return;
+  const named = [...missing].sort().slice(0, UNPAYABLE_AGENTS_NAMED);
+  throw new PlatformError(
+    "winner_without_withdrawal_address",
+    `benchmark ${b.slug} has runs of ${missing.size} agent(s) without a withdrawal address (${named.join(", ")}${missing.size > named.length ? ", ..." : ""}): a winner without one would block the whole award, so no prize is attached until each sets one (REST PUT /api/v1/accounts/me/withdrawal-address, MCP set_withdrawal_address, or bench-bounty agent ID --withdrawal-address ADDR); nothing was sent or attached`,
+    { slug: b.slug, agent_ids: named, agent_count: missing.size, reason: "attach" },
+  );
 }
 
 /** The refusal of a bounty attached to another benchmark: it pays that benchmark's competitors only. */
@@ -347,7 +409,11 @@ function checkExpectations(
  * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
  * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`).
  * A commitment whose anchor is pending is anchored first (the lock reveals the root on-chain).
- * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error), `anchor_squatted` (the root was anchored first with another kind: nothing sent)
+ * The benchmark must still be open ({@link assertPrizeMayAttach}) and every run that ranks or may still
+ * rank must be payable ({@link assertRunsPayable}): both are refused before anything is sent (a bounty
+ * funded on-chain that the attach then refused would hold the author's pool until its award deadline).
+ * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
+ *   `benchmark_closed`, `winner_without_withdrawal_address` (nothing sent)
  */
 export async function lockBounty(
   ctx: PlatformContext,
@@ -405,6 +471,9 @@ export async function lockBounty(
     "lock",
   );
   const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
+  // what attach refuses on the store's side, refused before the author's money moves (probe37 C-F3, C-F4)
+  assertPrizeMayAttach(b, null);
+  await assertRunsPayable(ctx.store, b);
   // the lock puts the root on-chain for everyone: it must be anchored (kind commitment) first, or a
   // stranger could anchor it first with another kind (probe15 A-F1; reveal.ts). Nothing is sent when
   // the anchoring fails (chain_error) or finds the root squatted (anchor_squatted).
@@ -514,7 +583,14 @@ async function adoptLiveBounty(
   return attachBounty(ctx, p, slug, bountyId);
 }
 
-/** Closes a benchmark to new runs (idempotent); the operator or the author. @throws PlatformError `forbidden` */
+/**
+ * Closes a benchmark to new runs (idempotent); the operator or the author. A benchmark with an attached
+ * bounty is never closed this way, by anyone (probe37 C-F3: its author closed a funded contest a day
+ * before the on-chain `closesAt` its competitors were promised, freezing the leader in): the bounty's
+ * `closesAt` is its close (the detail's `prize_closes_at`), and the award closes it.
+ * @throws PlatformError `forbidden`, `bounty_attached` (`details: {slug, bounty_id, prize_closes_at}`,
+ *   unix seconds; nothing written)
+ */
 export async function closeBenchmark(
   ctx: PlatformContext,
   p: Principal,
@@ -522,6 +598,20 @@ export async function closeBenchmark(
 ): Promise<BenchmarkRecord> {
   const b = await getBenchmark(ctx, slug);
   assertAuthorOrOperator(p, b);
-  await ctx.store.benchmarks.close(slug, isoMillis(ctx.clock()));
+  if (b.bounty)
+    throw new PlatformError(
+      "bounty_attached",
+      `benchmark ${slug} has bounty ${b.bounty.bounty_id} attached: it closes at the bounty's on-chain closesAt, prize_closes_at ${b.bounty.closes_at} (${new Date(b.bounty.closes_at * 1000).toISOString()}), as its competitors were promised, and no one closes it earlier; nothing was changed`,
+      { slug, bounty_id: b.bounty.bounty_id, prize_closes_at: b.bounty.closes_at },
+    );
+  await closeToNewRuns(ctx, slug);
   return getBenchmark(ctx, slug);
+}
+
+/**
+ * Marks a benchmark closed to new runs (idempotent), no questions asked: {@link closeBenchmark} after
+ * its checks, and the award's preparation (operator only, once the chain's clock passed `closesAt`).
+ */
+export async function closeToNewRuns(ctx: PlatformContext, slug: string): Promise<void> {
+  await ctx.store.benchmarks.close(slug, isoMillis(ctx.clock()));
 }

@@ -20,7 +20,7 @@ import {
   statusName,
   awardRow,
 } from "./state.js";
-import { closeBenchmark } from "./bounty.js";
+import { closeToNewRuns } from "./bounty.js";
 import { mintRunsToPrepare, scoringOf } from "./pack.js";
 
 /**
@@ -75,13 +75,16 @@ export async function assertSendable(
 
 /**
  * Step 1 and 2 of the award: the on-chain checks, closing, flushing the receipt anchors, then one
- * transaction from reading the runs to recording the derivation (`prepared`).
+ * transaction from reading the runs to recording the derivation (`prepared`). The caller checked the
+ * owner rule (`award`: the operator); the close is the award's own (`closeToNewRuns`: the bounty's
+ * `closesAt` has passed on the chain's clock), not `closeBenchmark`'s, which refuses a prize benchmark.
+ * @param _p the caller, already checked by the caller (the operator)
  * @param onchain the attached bounty as read just before, known to be the attached one
  *   (`attachedBountyOnChain`: probe26 C-F5)
  */
 export async function prepareAward(
   ctx: PlatformContext,
-  p: Principal,
+  _p: Principal,
   b: BenchmarkRecord,
   onchain: OnChainBounty,
 ): Promise<AwardRow> {
@@ -89,7 +92,7 @@ export async function prepareAward(
   const bountyId = BigInt(b.bounty!.bounty_id);
   await assertSendable(ctx, bountyId, onchain, "award");
   if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
-  await closeBenchmark(ctx, p, slug);
+  await closeToNewRuns(ctx, slug);
   await anchorPending(ctx, slug, "receipt");
   // The benchmark's row is locked (finalize locks it too): a run finalized concurrently either lands
   // before (and is ranked) or is refused (finalize sees the award row).
