@@ -2,10 +2,12 @@
  * Test support: a live server on a fresh store (loopback, any free port), and plain-fetch helpers
  * that call it the way a stranger would.
  */
+import { execFile } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { DevChain } from "@bench-bounty/devchain";
 import {
   ChainGateway,
@@ -420,4 +422,28 @@ export function devChainConfig(dc: DevChain, index = 0) {
 /** A chain gateway on the devchain signing as account `index` (0: the operator `serve` signs with). */
 export function gatewayOf(dc: DevChain, index = 0): ChainGateway {
   return ChainGateway.connect(devChainConfig(dc, index));
+}
+
+/** The built `bench-bounty` CLI (packages/cli's dist). */
+export const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
+
+/**
+ * Runs the built CLI with `args` and only PATH and `env` in its environment: its exit code (0 on
+ * success), stdout and stderr, whatever the exit.
+ */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return promisify(execFile)(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    encoding: "utf8",
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
+  );
 }

@@ -2,15 +2,12 @@
  * probe37 A-F2, remote: `bench-bounty run --server` overtaken by the close finalizes the run (its answers
  * given before the close ranked) and says so, exit 0; `resume --server` after the close does the same.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { call, publishCities, register, registerAndStartRun, useLive } from "./helpers.js";
+import { call, publishCities, register, registerAndStartRun, useLive, runCli } from "./helpers.js";
 
-const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
 
 /** Called before the domain takes each submission (the test closes the benchmark from it). */
@@ -26,20 +23,6 @@ const live = useLive({
   }),
 });
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  return promisify(execFile)(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH!, ...env },
-    encoding: "utf8",
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
-}
-
 describe("the benchmark closes while a remote runner runs", { timeout: 120_000 }, () => {
   it("run --server: the run is finalized with the answers given before the close, and the output says so", async () => {
     const { slug } = await publishCities(live.url, 8, "close-run");
@@ -49,7 +32,7 @@ describe("the benchmark closes while a remote runner runs", { timeout: 120_000 }
     beforeSubmit = async (n) => {
       if (n === 3) await live.platform.closeBenchmark(live.platform.localOperator(), slug);
     };
-    const r = await cli(
+    const r = await runCli(
       ["run", slug, "--server", live.url, "--store", store, "--no-progress"].concat([
         "--agent",
         `node ${AGENT}`,
@@ -90,7 +73,7 @@ describe("the benchmark closes while a remote runner runs", { timeout: 120_000 }
     expect(sent.status, sent.text).toBe(200);
     await live.platform.closeBenchmark(live.platform.localOperator(), slug);
     const store = mkdtempSync(join(tmpdir(), "bb-remote-close-"));
-    const r = await cli(
+    const r = await runCli(
       ["resume", runId, "--server", live.url, "--store", store, "--no-progress", "--agent", `node ${AGENT}`],
       { BENCH_BOUNTY_API_KEY: agent.key },
     );

@@ -3,17 +3,14 @@
  * with the `resume` line every other interruption prints, the run left in progress; the pasted line
  * finishes it. A 503 `server_busy` with `Retry-After` is posted again (at most 3 times) and the run goes on.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EdgeError } from "../src/errors.js";
-import { call, publishCities, register, useLive } from "./helpers.js";
+import { call, publishCities, register, useLive, runCli } from "./helpers.js";
 
-const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
 
 /** Called before the domain takes each submission (0-based count): the tests refuse some 503 from it. */
@@ -78,26 +75,12 @@ afterAll(async () => {
   await new Promise((r) => proxy.close(r));
 });
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  return promisify(execFile)(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH!, ...env },
-    encoding: "utf8",
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
-}
-
 /** `run` of a new account's agent through `server`; the key from the environment. */
 async function run(server: string, name: string) {
   const me = await register(live.url, name);
   const store = mkdtempSync(join(tmpdir(), "bb-remote-int-"));
   const env = { BENCH_BOUNTY_API_KEY: me.key };
-  const r = await cli(
+  const r = await runCli(
     ["run", slug, "--server", server, "--store", store, "--no-progress"].concat([
       "--agent",
       `node ${AGENT}`,
@@ -146,7 +129,7 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
     expect(line).toContain(`--store ${store} --server ${live.url}`);
     const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
     expect(before.json.status).toBe("in_progress");
-    const resumed = await cli(line.split(" ").slice(1), env);
+    const resumed = await runCli(line.split(" ").slice(1), env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
   });
@@ -164,7 +147,7 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
     const { line, runId } = resumeLine(r.stderr);
     const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
     expect(before.json.status).toBe("in_progress");
-    const resumed = await cli(line.split(" ").slice(1), env);
+    const resumed = await runCli(line.split(" ").slice(1), env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
   });

@@ -2,16 +2,13 @@
  * The runner, remote: `bench-bounty run SLUG --server URL --api-key KEY --agent CMD` competes through
  * the HTTP API with the CLI agent protocol; the run is the key's; another key cannot resume it.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { bubblewrapAvailable } from "@bench-bounty/platform";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, publishCities, register, useLive } from "./helpers.js";
+import { call, publishCities, register, useLive, runCli } from "./helpers.js";
 
-const CLI = new URL("../../cli/dist/index.js", import.meta.url).pathname;
 const CLONE_BIN = new URL("../../../bin/bench-bounty", import.meta.url).pathname;
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
 const live = useLive();
@@ -20,25 +17,11 @@ beforeAll(async () => {
   slug = (await publishCities(live.url, 8, "remote")).slug;
 });
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  return promisify(execFile)(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH!, ...env },
-    encoding: "utf8",
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
-}
-
 describe("bench-bounty run --server", { timeout: 120_000 }, () => {
   it("competes over HTTP with the agent protocol; the run shows as the key's", async () => {
     const me = await register(live.url, "remote-runner");
     const store = mkdtempSync(join(tmpdir(), "bb-remote-"));
-    const r = await cli([
+    const r = await runCli([
       "run",
       slug,
       "--server",
@@ -63,7 +46,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     expect(JSON.stringify(out)).toContain(mine.json.runs[0].run_id);
 
     const other = await register(live.url, "remote-intruder");
-    const res = await cli([
+    const res = await runCli([
       "resume",
       mine.json.runs[0].run_id,
       "--server",
@@ -81,7 +64,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     const store = mkdtempSync(join(tmpdir(), "bb-remote-"));
     const env = { BENCH_BOUNTY_API_KEY: me.key };
     const common = ["--server", live.url, "--store", store, "--no-progress"];
-    const r = await cli(
+    const r = await runCli(
       [
         "run",
         slug,
@@ -104,7 +87,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     expect(m![1]).toBe(`${CLONE_BIN} resume ${m![2]} --store ${store} --server ${live.url}`);
     const run = await call(live.url, "GET", `/api/v1/benchmarks/runs/${m![2]}`, { key: me.key });
     expect(run.json.status).toBe("in_progress");
-    const resumed = await cli([...m![1]!.split(" ").slice(1), "--agent", `node ${AGENT}`], env);
+    const resumed = await runCli([...m![1]!.split(" ").slice(1), "--agent", `node ${AGENT}`], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: m![2], attempt: 1 });
   });
@@ -120,7 +103,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
       mkdirSync(join(store, "runs"), { recursive: true, mode: 0o700 });
       writeFileSync(join(store, "runs", "run-other.agent.log"), "OTHER-LOG", { mode: 0o600 });
       const spy = `{ ls -A ${store} ${store}/runs; cat ${store}/platform.sqlite ${store}/runs/run-other.agent.log; } >&2 2>&1; exec node ${AGENT}`;
-      const r = await cli(
+      const r = await runCli(
         ["run", slug, "--server", live.url, "--store", store, "--no-progress", "--agent", spy].concat([
           "--agent-id",
           me.agent_id,
@@ -162,7 +145,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
           ...(how === "env" ? { BENCH_BOUNTY_AGENT_HIDE: `${service}:${keys}` } : {}),
           ...(how === "both" ? { BENCH_BOUNTY_AGENT_HIDE: service } : {}),
         };
-        const r = await cli(
+        const r = await runCli(
           ["run", slug, "--server", live.url, "--store", store, "--no-progress", "--agent", spy]
             .concat(hide)
             .concat(["--agent-id", me.agent_id]),
@@ -188,7 +171,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
         "BENCH_BOUNTY_AGENT_HIDE",
       ],
     ] as const) {
-      const r = await cli(
+      const r = await runCli(
         [
           "run",
           slug,
@@ -213,7 +196,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     // a symbolic link to a path that does not exist hides nothing either (probe35 V-N1: it was taken)
     const dangling = join(mkdtempSync(join(tmpdir(), "bb-hide-link-")), "service-store");
     symlinkSync(missing, dangling);
-    const r = await cli(
+    const r = await runCli(
       [
         ...["run", slug, "--server", live.url, "--store", mkdtempSync(join(tmpdir(), "bb-remote-"))],
         ...["--agent", "true", "--agent-id", "x", "--agent-hide", dangling],
@@ -226,7 +209,7 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
   });
 
   it("refuses --server without --api-key, naming the option", async () => {
-    const r = await cli([
+    const r = await runCli([
       "run",
       slug,
       "--server",
