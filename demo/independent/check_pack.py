@@ -1230,6 +1230,10 @@ class Rpc:
             if not isinstance(v, str) or not _QUANTITY.fullmatch(v):
                 raise self._wrong(method, f"$.result.{key}", "a transaction receipt (a hex quantity)", v)
             receipt[key] = int(v, 16)
+        # a status is 0x0 (reverted) or 0x1 (success), as the verifier reads it (probe37 V-F3: 0x2 was taken as
+        # a failed transaction, the honest award blamed on the pack, exit 1, where the verifier exits 3)
+        if out["status"].lower() not in ("0x0", "0x1"):
+            raise self._wrong(method, "$.result.status", "a transaction receipt (status 0x0 or 0x1)", out["status"])
         tx_hash = out.get("transactionHash")
         if not isinstance(tx_hash, str) or not _WORD.fullmatch(tx_hash):
             raise self._wrong(method, "$.result.transactionHash", "a transaction receipt (a 32-byte hash)", tx_hash)

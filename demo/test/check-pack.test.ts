@@ -1315,6 +1315,12 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     });
 
     const refusedAnswers: [string, Parameters<typeof honestChain>[0], RegExp][] = [
+      // probe37 V-F3: a status of neither 0x0 nor 0x1 was a failed transaction here (exit 1)
+      [
+        "a receipt status of 0x2",
+        { receipt: (r) => (r.status = "0x2") },
+        /eth_getTransactionReceipt: .*\$\.result\.status.*0x2/,
+      ],
       [
         "an Awarded log a reorg removed",
         { receipt: (r) => (r.logs[0].removed = true) },
