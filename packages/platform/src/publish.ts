@@ -15,8 +15,8 @@
  * `prompt_hash` ascending (ties, identical prompts, by the row's position in the uploaded dataset), the
  * first `round(n * public_fraction)` (half to even, exact) public, the rest private, the cut moved to
  * the nearest boundary of a group of identical prompts when it would split one (`splitCut`, the lower
- * on a tie; probe36 A-F5: a public copy's credit was its private twin's; prompts equal after NFC are
- * one group, `promptSamenessKeys`, probe36 V-F9); per-task salts;
+ * on a tie; probe36 A-F5: a public copy's credit was its private twin's; prompts equal after SPEC 5's
+ * `norm` are one group, `promptSamenessKeys`, probe36 V-F9, probe37 V-F1); per-task salts;
  * the commitment `(root, leaf_count)` from the evidence library; the default slug (slugified dataset
  * name + `-` + the first 8 hex characters of the {@link bankDigest}, taken: 409 `slug_conflict`);
  * everything stored in one transaction; then the root anchored with kind `commitment` when a chain is

@@ -200,7 +200,7 @@ describe("prompts that are the same text in another Unicode form land on one sid
       if (splitForms(plan.rows).length > 0) before.push(`tag ${tag}`);
       expect(plan.duplicate_prompts.groups, `tag ${tag}`).toBe(1);
       expect(plan.duplicate_prompts.examples, `tag ${tag}`).toEqual([[0, 9]]);
-      expect(plan.duplicate_prompts.message).toMatch(/or the same text in another Unicode form/);
+      expect(plan.duplicate_prompts.message).toMatch(/or one equal to it after SPEC 5's norm/);
     }
     expect(before).toEqual([]);
   });
@@ -235,17 +235,66 @@ describe("prompts that are the same text in another Unicode form land on one sid
   });
 
   it("a bank without equivalent prompts keeps the prompt_hash order; a long combining run is keyed by itself", () => {
+    // prompts norm leaves as they are are keyed by their own prompt_hash
+    const plain = ["q a", "q b", "q c"];
+    expect(
+      promptSamenessKeys(
+        plain,
+        plain.map((q) => promptHash(q)),
+      ),
+    ).toEqual(plain.map((q) => promptHash(q)));
     const prompts = ["Q a", "Q b", "Q c", "Q d", "Q e"];
     const hashes = prompts.map((q) => promptHash(q));
     const keys = promptSamenessKeys(prompts, hashes);
-    expect(keys).toEqual(hashes);
     expect(bankOrder(hashes, keys)).toEqual(bankOrder(hashes));
     const sorted = [...hashes].sort();
     expect(bankOrder(hashes).map((i) => hashes[i])).toEqual(sorted);
-    // NFD text is keyed by its NFC form's hash
+    // NFD text is keyed by its norm's (NFKC) hash
     expect(promptSamenessKeys(["cafe\u0301"], [promptHash("cafe\u0301")])).toEqual([promptHash("caf\u00e9")]);
     // 40 combining marks in a row: never normalised (quadratic), keyed by its own hash
     const marks = "a" + "\u0301\u0300".repeat(20);
     expect(promptSamenessKeys([marks], [promptHash(marks)])).toEqual([promptHash(marks)]);
+  });
+});
+
+describe("prompts equal after SPEC 5's norm land on one side (probe37 V-F1)", () => {
+  /** The prober's pairs: a prompt and a twin a reader cannot tell from it (norm-equal). */
+  const PAIRS: [string, string, string][] = [
+    ["trailing space", "Q1: weather?", "Q1: weather? "],
+    ["double space", "Q1: the weather?", "Q1: the  weather?"],
+    ["no-break space", "Q1: the weather?", "Q1: the\u00a0weather?"],
+    ["fullwidth", "Q1: weather?", "\uff31\uff11: weather?"],
+    ["ligature", "\ufb01le the weather", "file the weather"],
+    ["letter case", "Q1: WEATHER?", "q1: weather?"],
+  ];
+
+  it.each(PAIRS)("%s: one group in every bank order, named in the answer", (_what, a, b) => {
+    const before: string[] = [];
+    for (let tag = 0; tag < 30; tag++) {
+      const qs = Array.from({ length: 10 }, (_, i) => `other ${i} ${tag}`);
+      // the tag, put before both the same way, keeps the pair's norm equal
+      qs[0] = `${tag}|${a}`;
+      qs[9] = `${tag}|${b}`;
+      const rows: DatasetRow[] = qs.map((q, i) => ({
+        decision_ts: `2026-01-${String(i + 1).padStart(2, "0")}`,
+        payload: { q },
+        label: "yes",
+      }));
+      const config = benchmarkConfig({ ...DUP, prompt_template: "{payload.q}", public_fraction: "0.5" });
+      const plan = planTestSet(rows, config, () => "00".repeat(32));
+      const side = (q: string) => plan.rows.find((r) => r.prompt === q)!.visibility;
+      if (side(qs[0]!) !== side(qs[9]!)) before.push(`tag ${tag}`);
+      expect(plan.duplicate_prompts.examples, `tag ${tag}`).toEqual([[0, 9]]);
+    }
+    expect(before).toEqual([]);
+  });
+
+  it("an invisible format character (U+200B) is not folded: such prompts are two groups, as documented", () => {
+    const prompts = ["Q1: weather?", "Q1: weather?\u200b"];
+    const keys = promptSamenessKeys(
+      prompts,
+      prompts.map((p) => promptHash(p)),
+    );
+    expect(keys[0]).not.toBe(keys[1]);
   });
 });

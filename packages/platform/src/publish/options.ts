@@ -77,7 +77,7 @@ export const DISCLOSURE =
   "The server sorted your rows by prompt_hash (keccak256 of the rendered prompt; identical prompts keep their upload " +
   "order), so neither the public/private split nor the order tasks are served in depends on a label (SPEC 6.1); " +
   "the first round(n * public_fraction) rows are public, the cut moved to the nearest boundary when it would split a " +
-  "group of identical prompts, or of the same text in another Unicode form (indistinguishable tasks are all public or all private; duplicate_prompts names them). " +
+  "group of identical prompts, or of prompts equal after SPEC 5's norm: Unicode NFKC, white space, letter case (indistinguishable tasks are all public or all private; duplicate_prompts names them). " +
   "The private split hides only the LABELS. The payloads of private rows are rendered into the task prompts every " +
   "competitor receives. Gold answers never appear in any response, and per-task correctness stays hidden until the " +
   "benchmark closes, but the payload data itself is visible to everyone who enters. When the prize is awarded, the " +

@@ -6,6 +6,7 @@ import {
   commitTestSet,
   firstLongNonStarterRun,
   keccak256Hex,
+  norm,
   PACK_LIMITS,
   promptHash,
   stringLengthProblem,
@@ -112,11 +113,15 @@ export interface PlannedTestSet {
 }
 
 /**
- * The sameness key of each prompt (probe36 A-F5, V-F9): two rows are the same task to a model when their
- * prompts are identical or canonically equivalent (the same text in another Unicode form: NFC `café` and
- * NFD `cafe\u0301` render alike). The key is the `prompt_hash` of the prompt's NFC form, the prompt's own
- * `prompt_hash` when it is in NFC already. A prompt with a run of more than `MAX_NON_STARTER_RUN` combining
- * characters is keyed by itself (NFC sorts such a run in time quadratic in its length; probe36 A-F9).
+ * The sameness key of each prompt (probe36 A-F5, V-F9; probe37 V-F1): two rows are the same task to a
+ * model when their prompts are equal after SPEC 5's `norm` (Unicode NFKC, every White_Space run one space,
+ * trimmed, lower-cased), the rule by which the graders call two answers equal: identical prompts, the same
+ * text in another Unicode form (NFC `café` and NFD `cafe\u0301`), a trailing or doubled space, a no-break
+ * space, fullwidth letters, a ligature, another letter case. Invisible format characters that are not
+ * White_Space (U+200B ZERO WIDTH SPACE) are not folded: such prompts are not grouped. The key is the
+ * `prompt_hash` of the prompt's `norm`, the prompt's own `prompt_hash` when `norm` leaves it as it is. A
+ * prompt with a run of more than `MAX_NON_STARTER_RUN` combining characters is keyed by itself (NFKC sorts
+ * such a run in time quadratic in its length; probe36 A-F9).
  * @param prompts the rendered prompts, in upload order
  * @param promptHashes `prompt_hash` per row, in upload order
  * @returns the key per row, in upload order: equal keys mean equivalent prompts
@@ -124,8 +129,8 @@ export interface PlannedTestSet {
 export function promptSamenessKeys(prompts: readonly string[], promptHashes: readonly string[]): string[] {
   return prompts.map((prompt, i) => {
     if (firstLongNonStarterRun(prompt) !== null) return promptHashes[i]!;
-    const nfc = prompt.normalize("NFC");
-    return nfc === prompt ? promptHashes[i]! : promptHash(nfc);
+    const n = norm(prompt);
+    return n === prompt ? promptHashes[i]! : promptHash(n);
   });
 }
 
@@ -155,7 +160,7 @@ export function bankOrder(promptHashes: readonly string[], keys: readonly string
 /**
  * The public/private cut of a bank (SPEC 6.1; probe36 A-F5): how many tasks, from ordinal 0, are public.
  * The one rule: the group boundary nearest `target` (`round(n * public_fraction)`, {@link publicCount}),
- * the lower on a tie. Identical (or canonically equivalent, {@link promptSamenessKeys}) prompts are
+ * the lower on a tie. Identical (or `norm`-equal, {@link promptSamenessKeys}) prompts are
  * adjacent in the bank order ({@link bankOrder}) and are indistinguishable tasks: a group cut in two had a public copy whose credit (a run's `score_public`,
  * `per_task`) was its private twin's, read off while open. So every group lies whole on one side. A
  * boundary is 0, n, or an ordinal whose key differs from the one before; 0 and n count as any other
@@ -179,7 +184,7 @@ export function splitCut(keysInBankOrder: readonly string[], target: number): nu
 }
 
 /**
- * The rows of a test set that render an identical prompt, or a canonically equivalent one
+ * The rows of a test set that render an identical prompt, or one equal to it after `norm`
  * ({@link promptSamenessKeys}), in the publish answer, for its author only.
  */
 export interface DuplicatePrompts {
@@ -238,7 +243,7 @@ export function duplicatePrompts(
   const message =
     groups.length === 0
       ? "no two rows render the same prompt"
-      : `${groups.length} group${groups.length === 1 ? "" : "s"} of rows render an identical prompt, or the same text in another Unicode form (${rows} rows; row indexes ${named}): ` +
+      : `${groups.length} group${groups.length === 1 ? "" : "s"} of rows render an identical prompt, or one equal to it after SPEC 5's norm (Unicode NFKC, white space, letter case) (${rows} rows; row indexes ${named}): ` +
         `such prompts are indistinguishable tasks, so each group is kept whole on one side of the public/private split${moved}. ` +
         "A template rendering every field that tells the rows apart avoids them.";
   return { groups: groups.length, rows, examples, rounded_public_count: target, message };
