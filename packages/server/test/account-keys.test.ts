@@ -212,6 +212,20 @@ describe("a whole key in a path is never echoed in the refusal (probe37 A-N5)", 
       expect(a.text).not.toContain(secret);
       expect(a.text).toContain(`${prefix}_...`);
     }
+    // probe37 V-F4: a key run on into characters of its secret's alphabet, pasted twice, or cut short by an
+    // echo of 64 characters (a query name or value) came back whole or all but 4 of its secret characters
+    const variants = [
+      await call(live.url, "GET", `/api/v1/benchmarks/${key}x`),
+      await call(live.url, "GET", `/api/v1/benchmarks/${key}-x`),
+      await call(live.url, "GET", `/api/v1/benchmarks/${key}${key}`),
+      await call(live.url, "GET", `/api/v1/benchmarks?aaaaaaaaaa${key}=1`),
+      await call(live.url, "GET", `/api/v1/benchmarks?offset=aaaaaaaaaa${key}`),
+    ];
+    for (const a of variants) {
+      expect(a.status, a.text).toBeGreaterThanOrEqual(400);
+      expect(a.text).not.toContain(secret.slice(0, 20));
+      expect(a.text).toContain(`${prefix}_...`);
+    }
     const mcp = await postToolCall(live.url, "benchmark_detail", { slug: key }, key);
     expect(JSON.stringify(mcp.body)).not.toContain(secret);
     const perBenchmark = await postToolCall(

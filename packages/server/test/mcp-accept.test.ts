@@ -30,6 +30,10 @@ describe("MCP: the request's Accept (probe37 A-N2)", () => {
     "text/html, */*;q=0.1",
     "application/json, text/event-stream",
     "",
+    // probe37 V-N1: empty elements only are no ranges at all (every type admitted); they were 406
+    ",,,",
+    // the most specific range decides: a refused wildcard under an admitted type
+    "*/*;q=0, application/json",
   ])
     it(`Accept: ${JSON.stringify(accept)} is answered`, async () => {
       const r = await ping(accept);
@@ -62,7 +66,15 @@ describe("MCP: the request's Accept (probe37 A-N2)", () => {
     });
   });
 
-  for (const accept of ["text/html", "text/event-stream", "application/json;q=0, text/html", "image/*"])
+  for (const accept of [
+    "text/html",
+    "text/event-stream",
+    "application/json;q=0, text/html",
+    "image/*",
+    // probe37 V-N1: JSON refused explicitly beside a wildcard was answered 200
+    "application/json;q=0, */*",
+    "application/*;q=0, */*",
+  ])
     it(`Accept: ${JSON.stringify(accept)} (no JSON) is 406 in the JSON-RPC shape, saying what to send`, async () => {
       const r = await ping(accept);
       expect(r.status).toBe(406);

@@ -49,13 +49,17 @@ export function namedKeyPrefix(text: string): string | null {
   return PREFIX_RE.test(text) ? text : keyPrefixOf(text);
 }
 
-/** A key's text anywhere in a longer text (its secret whole: 43 base64url characters, nothing of them after). */
-const KEY_IN_TEXT_RE = /bbk_([0-9a-f]{12})_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+/**
+ * A key's prefix and whatever of its secret's alphabet follows, anywhere in a longer text: the secret may be
+ * whole, cut short (an echo cut to 64 characters) or run on into other characters of its alphabet (probe37
+ * V-F4: `<key>x`, `<key>-x`, a key pasted twice came back whole).
+ */
+const KEY_IN_TEXT_RE = /bbk_([0-9a-f]{12})_[A-Za-z0-9_-]+/g;
 
 /**
- * `text` with every whole key in it (`bbk_<12 hex>_<secret>`) cut to its listed prefix and `_...`
- * (probe37 A-N5: a key pasted where a slug or id goes was echoed whole in the refusal, which client logs,
- * CI output and support tickets keep). What is not a key is left as it is.
+ * `text` with every key in it (`bbk_<12 hex>_` and any secret characters after it, whole or cut) cut to
+ * its listed prefix and `_...` (probe37 A-N5: a key pasted where a slug or id goes was echoed whole in the
+ * refusal, which client logs, CI output and support tickets keep). What is not a key is left as it is.
  */
 export function redactKeys(text: string): string {
   return text.includes("bbk_")

@@ -649,19 +649,33 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
 const SDK_ACCEPT = "application/json, text/event-stream";
 
 /**
- * Whether an `Accept` header admits the media type `type` (`main/sub`, lower case) by RFC 9110 12.5.1:
- * a missing or empty header admits every type; else one of its ranges, `*` + `/*`, `main/*` or the type
- * itself, with a `q` other than 0 (parameters other than `q` are ignored; a malformed `q` counts as 1).
+ * Whether an `Accept` header admits the media type `type` (`main/sub`, lower case) by RFC 9110 12.5.1: the
+ * most specific of its ranges that matches (the type itself, then `main/*`, then `*` + `/*`) decides, by
+ * its `q` (0 refuses; parameters other than `q` are ignored; a malformed `q` counts as 1; probe37 V-N1: an
+ * explicit `application/json;q=0` beside a wildcard was taken). A missing header, or one of empty elements
+ * only, admits every type; no matching range admits none.
  */
 function acceptAdmits(accept: string | undefined, type: string): boolean {
-  if (accept === undefined || accept.trim() === "") return true;
   const main = type.slice(0, type.indexOf("/"));
-  return accept.split(",").some((element) => {
-    const [range = "", ...params] = element.split(";").map((p) => p.trim().toLowerCase());
+  const ranges = (accept ?? "")
+    .split(",")
+    .map((element) => element.split(";").map((p) => p.trim().toLowerCase()))
+    .filter(([range = ""]) => range !== "");
+  if (ranges.length === 0) return true;
+  const specificity = (range: string): number =>
+    range === type ? 3 : range === `${main}/*` ? 2 : range === "*/*" ? 1 : 0;
+  let best = 0;
+  let admitted = false;
+  for (const [range = "", ...params] of ranges) {
+    const rank = specificity(range);
+    if (rank === 0 || rank < best) continue;
     const q = params.find((p) => /^q\s*=/.test(p));
-    if (q !== undefined && /^q\s*=\s*0(?:\.0{0,3})?$/.test(q)) return false;
-    return range === "*/*" || range === `${main}/*` || range === type;
-  });
+    const refused = q !== undefined && /^q\s*=\s*0(?:\.0{0,3})?$/.test(q);
+    // among ranges of one specificity, any that admits admits
+    admitted = rank > best ? !refused : admitted || !refused;
+    best = rank;
+  }
+  return admitted;
 }
 
 /**
