@@ -1498,6 +1498,19 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         problems.append("ranks are not 1..n")
     if len({r["agent_id"] for r in rows}) != len(rows):
         problems.append("an agent has two rows")
+    # SPEC 4 + 7.1: a run is one agent's attempt and run_id is the last tie-break, so one row per run; a
+    # receipt hash names one run, so one row per receipt hash (probe37 V-F2: a loser's row naming a winner's run)
+    for field, what in (("run_id", "run"), ("receipt_hash", "receipt hash")):
+        first: dict[str, int] = {}
+        for i, r in enumerate(rows):
+            k = r[field].lower() if field == "receipt_hash" else r[field]
+            if k in first:
+                problems.append(
+                    f"$.rank_derivation.rows[{i}].{field}: {what} {json.dumps(r[field])} already has row {first[k]} "
+                    f"($.rank_derivation.rows[{first[k]}]): one row per {what}"
+                )
+            else:
+                first[k] = i
     record("ordering", problems, f"{len(rows)} rows in order")
 
     # SPEC 7.2 + 7.3: selection and payouts

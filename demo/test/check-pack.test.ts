@@ -620,6 +620,30 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       1,
       { fails: "winners_regraded", names: ".receipt.tasks[" },
     ],
+    // probe37 V-F2: one row per run (SPEC 4 + 7.1) and per receipt hash; the last row (vec-e, no winner)
+    // names winner 3's run: both fail the ordering naming the second row's run_id, as the verifier does
+    [
+      "dup_run_forged_receipt: the last row on winner 3's run with its own receipt re-issued for it",
+      (p) => {
+        const rows = p.rank_derivation.rows as Pack[];
+        const run = p.winners[2].run_id as string;
+        const receipt = { ...rows[4]!.receipt, run_id: run };
+        rows[4] = { ...rows[4], run_id: run, receipt, receipt_hash: receiptHash(receipt) };
+      },
+      1,
+      { fails: "ordering", names: "$.rank_derivation.rows[4].run_id: run " },
+    ],
+    [
+      "loser_borrows_winner_run: the last row drops its receipt and takes winner 3's run_id and receipt_hash",
+      (p) => {
+        const row = p.rank_derivation.rows[4];
+        delete row.receipt;
+        row.run_id = p.winners[2].run_id;
+        row.receipt_hash = p.winners[2].receipt_hash;
+      },
+      1,
+      { fails: "ordering", names: "$.rank_derivation.rows[4].run_id: run " },
+    ],
   ];
 
   it("a winner receipt's credits stated as the regrade gives them pass here and meet the verifier's policy; one changed fails both at its path (probe37 B-F5)", async () => {

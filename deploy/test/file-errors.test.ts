@@ -100,6 +100,16 @@ describe("bad input files: the JSON path is printed once, after the file name", 
         (rd) => (rd.rows[0]!.wall_seconds = `${Number(rd.rows[0]!.wall_seconds) + 1}.000`),
         "$.rows[0].score_composite: row says ",
       ],
+      [
+        // probe37 V-F2: the last row (no winner) names winner 3's run and receipt hash: one row per run
+        "run twice",
+        (rd) => {
+          delete rd.rows[4]!.receipt;
+          rd.rows[4]!.run_id = rd.rows[3]!.run_id;
+          rd.rows[4]!.receipt_hash = rd.rows[3]!.receipt_hash;
+        },
+        "$.rows[4].run_id: run ",
+      ],
     ];
     for (const [name, mutate, expected] of cases) {
       const rd = pack().rank_derivation as unknown as Record<string, unknown> & {

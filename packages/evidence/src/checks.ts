@@ -305,22 +305,57 @@ export function checkComposites(
 }
 
 /**
+ * The rows' uniqueness (SPEC 7.1, SPEC 4): one row per agent, per run and per receipt. A run is one
+ * agent's attempt (SPEC 4: a receipt's `run_id` and `agent_id`) and SPEC 7.1's last tie-break is
+ * `run_id`, which orders only if run ids are unique; a receipt hash names one run. So two rows sharing an
+ * `agent_id`, a `run_id` or a `receipt_hash` are a problem at the second row's field (probe37 V-F2: a
+ * loser's row naming a winner's run and receipt hash was read as "no winner's"). The one place of the
+ * rule: {@link checkOrdering} (the verifier's `ordering` fact) and {@link rankDerivationProblems}
+ * (`bounty:award`) use it.
+ * @param rows the rank rows (SPEC 8), in pack order
+ * @param path path of the rows array (default `$.rank_derivation.rows`)
+ * @returns `agent_ranked_twice` at `<path>[i].agent_id`, `run_ranked_twice` at `<path>[i].run_id`,
+ *   `receipt_ranked_twice` at `<path>[i].receipt_hash` (each for the second and later rows); empty when unique
+ */
+export function rowUniquenessProblems(
+  rows: readonly Pick<RankRow, "agent_id" | "run_id" | "receipt_hash">[],
+  path = "$.rank_derivation.rows",
+): Problem[] {
+  const problems: Problem[] = [];
+  const fields = [
+    ["agent_id", "agent_ranked_twice", "agent"],
+    ["run_id", "run_ranked_twice", "run"],
+    ["receipt_hash", "receipt_ranked_twice", "receipt hash"],
+  ] as const;
+  const seen = fields.map(() => new Map<string, number>());
+  rows.forEach((r, i) => {
+    fields.forEach(([field, code, what], f) => {
+      const v = r[field];
+      const firstAt = seen[f]!;
+      // receipt hashes are compared case-insensitively (hex); agent and run ids exactly
+      const k = field === "receipt_hash" ? v.toLowerCase() : v;
+      const prev = firstAt.get(k);
+      if (prev !== undefined)
+        problems.push({
+          code,
+          path: `${appendPath(path, i)}.${field}`,
+          message: `${what} ${JSON.stringify(v)} already has row ${prev} (${appendPath(path, prev)}): one row per ${what}`,
+        });
+      else firstAt.set(k, i);
+    });
+  });
+  return problems;
+}
+
+/**
  * Re-rank the rows (SPEC 7.1) and check their order and `rank` numbers:
- * one row per agent, sorted by the SPEC tuple, ranks 1..n.
+ * one row per agent, per run and per receipt ({@link rowUniquenessProblems}), sorted by the SPEC tuple,
+ * ranks 1..n.
  * @param path path of the rows array (default `$.rank_derivation.rows`)
  */
 export function checkOrdering(rows: readonly RankRow[], path = "$.rank_derivation.rows"): Problem[] {
-  const problems: Problem[] = [];
-  const agents = new Map<string, number>();
+  const problems: Problem[] = rowUniquenessProblems(rows, path);
   rows.forEach((r, i) => {
-    const prev = agents.get(r.agent_id);
-    if (prev !== undefined)
-      problems.push({
-        code: "agent_ranked_twice",
-        path: `${appendPath(path, i)}.agent_id`,
-        message: `agent ${JSON.stringify(r.agent_id)} already has row ${prev}`,
-      });
-    else agents.set(r.agent_id, i);
     if (r.rank !== i + 1)
       problems.push({
         code: "rank_number",
@@ -376,13 +411,14 @@ export function payoutRuleProblem(
  * ({@link rankDerivationSchema}: decimals of their format, integers in range, receipt hashes bytes32,
  * strict keys), then, when the schema holds, the payout rule against `splits_bps`
  * ({@link payoutRuleProblem}), each row's composite recomputed from the weights and budgets
- * ({@link checkComposites}) and each embedded receipt against its row ({@link checkRowReceipt}). The
+ * ({@link checkComposites}) and each embedded receipt against its row ({@link checkRowReceipt}), and one row
+ * per agent, run and receipt hash ({@link rowUniquenessProblems}, probe37 V-F2). The
  * awarder's tool runs it before `award()` commits the block's digest for good (probe26 B-F3): a block
  * that fails it can never be part of a pack that verifies. Never throws.
  * @param value the parsed block ({@link parseJson} output)
  * @param root the path of the block (default `$.rank_derivation`), prefixed to every problem's path
  * @returns the problems with their JSON paths (codes `schema`, `payout_rule_mismatch`,
- *   `composite_mismatch`, `receipt_hash_mismatch`, `row_receipt_mismatch`, ...); empty when none
+ *   `agent_ranked_twice`, `run_ranked_twice`, `receipt_ranked_twice`, `composite_mismatch`, `receipt_hash_mismatch`, `row_receipt_mismatch`, ...); empty when none
  */
 export function rankDerivationProblems(value: unknown, root = "$.rank_derivation"): Problem[] {
   const schema = schemaProblems(rankDerivationSchema, value, root);
@@ -392,6 +428,7 @@ export function rankDerivationProblems(value: unknown, root = "$.rank_derivation
   const rule = payoutRuleProblem(rd, root);
   if (rule !== null) problems.push(rule);
   const rows = `${root}.rows`;
+  problems.push(...rowUniquenessProblems(rd.rows, rows));
   problems.push(...checkComposites(rd.rows, rd, rows));
   rd.rows.forEach((row, i) => problems.push(...checkRowReceipt(row, appendPath(rows, i))));
   return problems;

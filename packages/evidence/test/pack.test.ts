@@ -352,6 +352,26 @@ describe("tampering is caught by the recomputation helpers", () => {
     expect(checkRowReceipt(row, "$.rank_derivation.rows[1]")).toEqual(expected);
     expect(rankDerivationProblems(p.rank_derivation)).toEqual(expected);
   });
+
+  it("two rows of one run (or one receipt hash) fail ordering and the awarder's block check at the second row (probe37 V-F2)", () => {
+    const p = fresh();
+    const rows = p.rank_derivation.rows;
+    delete rows[4]!.receipt;
+    rows[4]!.run_id = rows[3]!.run_id;
+    rows[4]!.receipt_hash = rows[3]!.receipt_hash;
+    const expected = [
+      expect.objectContaining({ code: "run_ranked_twice", path: "$.rank_derivation.rows[4].run_id" }),
+      expect.objectContaining({
+        code: "receipt_ranked_twice",
+        path: "$.rank_derivation.rows[4].receipt_hash",
+      }),
+    ];
+    expect(checkOrdering(rows).slice(0, 2)).toEqual(expected);
+    expect(rankDerivationProblems(p.rank_derivation).slice(0, 2)).toEqual(expected);
+    const honest = fresh();
+    expect(checkOrdering(honest.rank_derivation.rows)).toEqual([]);
+    expect(rankDerivationProblems(honest.rank_derivation)).toEqual([]);
+  });
 });
 
 describe("minting refuses inconsistent inputs without partial output", () => {

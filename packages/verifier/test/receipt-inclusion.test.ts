@@ -320,3 +320,47 @@ describe("a row without its embedded receipt states the awarder's word (probe37 
     expect(report.policy_unmet).toEqual(["receipt_inclusion"]);
   });
 });
+
+/**
+ * probe37 V-F2: run ids (and receipt hashes) are unique among the rows: a run is one agent's attempt (SPEC 4)
+ * and SPEC 7.1's last tie-break is run_id. The prober's two variants on the small vector pack: the last row
+ * (vec-e, no winner) names winner 3's run (vec-d's), re-hashed.
+ */
+describe("two rows of one run fail ordering, naming the second row's run_id (probe37 V-F2)", () => {
+  it("dup_run_forged_receipt: vec-e's row with winner 3's run_id and its own receipt re-issued for that run: ordering failed, not met (exit 1)", async () => {
+    const tree = packTree("small");
+    const rows = at(tree, "rank_derivation", "rows") as any[];
+    const w3 = (at(tree, "winners") as any[])[2];
+    expect([rows[3].run_id, rows[4].agent_id]).toEqual([w3.run_id, "vec-e"]);
+    const receipt = { ...rows[4].receipt, run_id: w3.run_id };
+    rows[4] = { ...rows[4], run_id: w3.run_id, receipt, receipt_hash: receiptHash(receipt) };
+    rehash(tree);
+    const report = await verifyPack({ source: toBytes(tree) });
+    expect(report.facts.ordering.state).toBe("failed");
+    expect(report.facts.ordering.reasons[0]).toBe(
+      `$.rank_derivation.rows[4].run_id: run "${w3.run_id}" already has row 3 ($.rank_derivation.rows[3]): one row per run`,
+    );
+    expect(report.policy_met).toBe(false);
+    expect(report.policy_unmet).toContain("ordering");
+    const r = runCliSync(["verify", file("dup-run-forged.json", tree), "--policy", "offline"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/ordering\s+\S+ failed/);
+  });
+
+  it("loser_borrows_winner_run: vec-e's row drops its receipt and takes winner 3's run_id and receipt_hash: ordering failed naming both fields", async () => {
+    const tree = packTree("small");
+    const rows = at(tree, "rank_derivation", "rows") as any[];
+    const w3 = (at(tree, "winners") as any[])[2];
+    delete rows[4].receipt;
+    rows[4].run_id = w3.run_id;
+    rows[4].receipt_hash = w3.receipt_hash;
+    rehash(tree);
+    const report = await verifyPack({ source: toBytes(tree) });
+    expect(report.facts.ordering.state).toBe("failed");
+    expect(report.facts.ordering.reasons.slice(0, 2)).toEqual([
+      `$.rank_derivation.rows[4].run_id: run "${w3.run_id}" already has row 3 ($.rank_derivation.rows[3]): one row per run`,
+      `$.rank_derivation.rows[4].receipt_hash: receipt hash "${w3.receipt_hash}" already has row 3 ($.rank_derivation.rows[3]): one row per receipt hash`,
+    ]);
+    expect(report.policy_met).toBe(false);
+  });
+});
