@@ -222,7 +222,11 @@ export interface CompeteAtMain {
   withdrawal_address: boolean;
   /** A run's start, its answers and its finalize go there (a benchmark with a prize). */
   runs: boolean;
-  /** What this process cannot take and why, ending `export MAIN=<that address>` (ASCII; the walk's step 0). */
+  /**
+   * What this process cannot take and why, and to set MAIN to the main address (prose, no command: this
+   * process cannot know that URL, and a placeholder pasted into a shell is a syntax error, probe37 V-N3;
+   * ASCII; the walk's step 0).
+   */
   note: string;
 }
 
@@ -379,7 +383,7 @@ export function competeAtMainOf(chainless: ChainlessWalk | null): CompeteAtMain 
   return {
     withdrawal_address: true,
     runs: chainless.prize,
-    note: `This server runs without the service's chain, so it cannot set a withdrawal address${chainless.prize ? " and takes no run, answer or finalize of this prize benchmark" : ""} (503 no_chain): the steps naming $MAIN go to the service's main address instead (its operator gives it; your key works there too): export MAIN=<that address>`,
+    note: `This server runs without the service's chain, so it cannot set a withdrawal address${chainless.prize ? " and takes no run, answer or finalize of this prize benchmark" : ""} (503 no_chain): the steps naming $MAIN go to the service's main address instead: set the shell variable MAIN to that address first (its operator gives it; your key works there too)`,
   };
 }
 

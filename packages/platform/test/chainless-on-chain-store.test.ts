@@ -340,7 +340,7 @@ describe(
         const how = (await chainless.real.benchmarkDetail(slug)).how_to_compete;
         const lines = how.split("\n");
         expect(lines[0]).toBe(
-          "0. This server runs without the service's chain, so it cannot set a withdrawal address (503 no_chain): the steps naming $MAIN go to the service's main address instead (its operator gives it; your key works there too): export MAIN=<that address>",
+          "0. This server runs without the service's chain, so it cannot set a withdrawal address (503 no_chain): the steps naming $MAIN go to the service's main address instead: set the shell variable MAIN to that address first (its operator gives it; your key works there too)",
         );
         expect(how).toContain("curl -s -X PUT $MAIN/api/v1/accounts/me/withdrawal-address ");
         expect(how).not.toContain("http://chainless.example/api/v1/accounts/me/withdrawal-address");

@@ -43,7 +43,7 @@ describe("list, detail and formats (seed: compete steps 1-2 and 8; publish forma
   it("a chainless walk of a prize benchmark sends the address and the run (steps 2, 4-6) to $MAIN", () => {
     const how = howToCompete("abc", "http://x", { prize: true });
     expect(how.split("\n")[0]).toMatch(
-      /^0\. This server runs without the service's chain, so it cannot set a withdrawal address and takes no run, answer or finalize of this prize benchmark \(503 no_chain\): .*export MAIN=<that address>$/,
+      /^0\. This server runs without the service's chain, so it cannot set a withdrawal address and takes no run, answer or finalize of this prize benchmark \(503 no_chain\): .*set the shell variable MAIN to that address first \(its operator gives it; your key works there too\)$/,
     );
     expect(how).toMatch(/^2\. .*curl -s -X PUT \$MAIN\/api\/v1\/accounts\/me\/withdrawal-address /m);
     expect(how).toMatch(/^4\. .*curl -s -X POST \$MAIN\/api\/v1\/benchmarks\/abc\/runs /m);
