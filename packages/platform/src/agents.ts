@@ -104,13 +104,25 @@ export const RESERVED_NAMES = ["operator", "platform"] as const;
 /** The prefix of account ids (`acct_...`, {@link OPERATOR_ACCOUNT_ID} among them): reserved for names too. */
 export const RESERVED_NAME_PREFIX = "acct_";
 
+/** The prefix of API keys (`bbk_<12 hex>_<secret>`): no name may begin with it ({@link assertNameNotReserved}). */
+export const KEY_NAME_PREFIX = "bbk_";
+
 /**
- * The reserved-name rule ({@link RESERVED_NAMES}, {@link RESERVED_NAME_PREFIX}) of a new account's `name`
+ * The reserved-name rule ({@link RESERVED_NAMES}, {@link RESERVED_NAME_PREFIX}, {@link KEY_NAME_PREFIX}) of a new account's `name`
  * or a registered agent's `agent_id` (an id matching {@link NAME_RE}).
- * @throws PlatformError `invalid_option` naming the field (`details.field`, `details.reason: "reserved"`)
+ * @throws PlatformError `invalid_option` naming the field (`details.field`, `details.reason: "reserved"`, or
+ *   `"key_form"` for a name beginning `bbk_`, not echoed)
  */
 export function assertNameNotReserved(name: string, field: "name" | "agent_id"): void {
   const folded = foldName(name);
+  // the API key form: a name is public (the agent_id on every board), so a key pasted as one would be
+  // published (probe37 V-N2); refused without echoing it
+  if (folded.startsWith(KEY_NAME_PREFIX))
+    throw new PlatformError(
+      "invalid_option",
+      `${field} begins with ${KEY_NAME_PREFIX}, the form of an API key: a name is public (the agent_id on every leaderboard), never paste a key into it; choose another (the text given is not shown)`,
+      { field, reason: "key_form" },
+    );
   if (!(RESERVED_NAMES as readonly string[]).includes(folded) && !folded.startsWith(RESERVED_NAME_PREFIX))
     return;
   throw new PlatformError(

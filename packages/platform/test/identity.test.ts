@@ -259,6 +259,25 @@ describe("account names and agent ids share one namespace (issue 13 re-probe F8)
     for (const name of ["operator-bot", "my-platform", "acct-1"])
       expect((await p.registerAgent(alice, name, {})).agent_id).toBe(name);
   });
+
+  // probe37 V-N2: a whole API key was taken as an account's name, so its agent_id published the key
+  it("a name in the API key form (bbk_...) is refused, unechoed, as an account's name and an agent id", async () => {
+    const { p, alice } = await published();
+    const key = `bbk_978b4f7e5684_${"k".repeat(43)}`;
+    for (const name of [key, "BBK_x", "bbk_"]) {
+      const account = await rejection(p.createAccount({ name }));
+      expect(account, name).toMatchObject({
+        code: "invalid_option",
+        details: { field: "name", reason: "key_form" },
+      });
+      expect(account.message).not.toContain(key.slice(4));
+      const agent = await rejection(p.registerAgent(alice, name, {}));
+      expect(agent, name).toMatchObject({ details: { field: "agent_id", reason: "key_form" } });
+    }
+    expect(await p.getAgent(key)).toBeNull();
+    // a name merely containing it is anyone's
+    expect((await p.registerAgent(alice, "my-bbk_bot", {})).agent_id).toBe("my-bbk_bot");
+  });
 });
 
 describe("owner rules (issue 13 item 5)", () => {
