@@ -20,6 +20,7 @@ export type EdgeErrorCode =
   | "forbidden"
   | "rate_limited"
   | "request_timeout"
+  | "request_body_timeout"
   | "server_busy"
   | "request_aborted"
   | "invalid_request_target"
@@ -78,6 +79,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   forbidden: 403,
   rate_limited: 429,
   request_timeout: 503,
+  // the client's body did not arrive within the request limit (probe37 V-N4)
+  request_body_timeout: 408,
   server_busy: 503,
   request_aborted: 400,
   invalid_request_target: 400,

@@ -10,8 +10,10 @@ import { DEFAULT_TIMEOUTS } from "../src/index.js";
 import { startLive, type Live } from "./helpers.js";
 
 let live: Live | undefined;
+let bodyLive: Live | undefined;
 afterAll(async () => {
   await live?.stop();
+  await bodyLive?.stop();
 });
 
 /** Sends a request line and then one header byte every `everyMs`; resolves with the answer's first line and when it came (ms). */
@@ -55,5 +57,38 @@ describe("slow headers are cut off at the documented bound", () => {
       requestMs: 60_000,
       checkMs: 2_000,
     });
+  });
+});
+
+// probe37 V-N4: a body trickling past the request limit was 503 request_timeout (the service's fault class),
+// the connection kept alive with the rest of the declared body unread
+describe("a body not all received within the request limit", () => {
+  it("is 408 request_body_timeout in the error shape, and the connection is closed", async () => {
+    bodyLive = await startLive({ limits: { handlerTimeoutMs: 1500 } });
+    const { hostname, port } = new URL(bodyLive.url);
+    const answer = await new Promise<{ text: string; closed: boolean }>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          'POST /api/v1/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+        ),
+      );
+      let text = "";
+      const giveUp = setTimeout(() => {
+        socket.destroy();
+        resolve({ text, closed: false });
+      }, 8000);
+      socket.on("data", (d: Buffer) => (text += d.toString("utf8")));
+      socket.on("end", () => {
+        clearTimeout(giveUp);
+        resolve({ text, closed: true });
+      });
+      socket.on("error", reject);
+    });
+    expect(answer.text).toMatch(/^HTTP\/1\.1 408 /);
+    const body = JSON.parse(answer.text.slice(answer.text.indexOf("\r\n\r\n") + 4)) as {
+      error: { code: string; details: { limit_ms: number } };
+    };
+    expect(body.error).toMatchObject({ code: "request_body_timeout", details: { limit_ms: 1500 } });
+    expect(answer.closed).toBe(true);
   });
 });

@@ -651,8 +651,15 @@ function busy(message: string, details: Record<string, unknown>): EdgeError {
   return new EdgeError("server_busy", message, details, { "retry-after": "5" });
 }
 
+/** Whether the request's body is still being received (Node's `IncomingMessage.complete` not yet set). */
+function bodyStillComing(c: Context<AppEnv>): boolean {
+  const incoming = (c.env as { incoming?: { complete?: boolean } } | undefined)?.incoming;
+  return incoming !== undefined && incoming.complete === false;
+}
+
 /**
- * 503 `request_timeout` when a handler runs longer than `ms` (on /mcp answered as a JSON-RPC error by
+ * 503 `request_timeout` when a handler runs longer than `ms` (408 `request_body_timeout`, the connection
+ * closed, when the request's body is still coming then) (on /mcp answered as a JSON-RPC error by
  * the app's error handler). Sets `revealBy`: the request's waits for an anchor batch end at half of
  * `ms`, all of them together, so that what they wait after (an MCP batch's other calls) fits the rest
  * (probe15 A-F9: each finalize of a batch waited its own reveal wait, past the limit); and `awardBy`,
@@ -662,8 +669,19 @@ function busy(message: string, details: Record<string, unknown>): EdgeError {
 export function limitTime(ms: number): MiddlewareHandler<AppEnv> {
   const limit = timeout(
     ms,
-    () =>
-      new EdgeError("request_timeout", `the request took longer than ${ms} ms`, { limit_ms: ms }) as never,
+    (c) =>
+      (bodyStillComing(c)
+        ? // the client's delay, not the service's (probe37 V-N4: a trickling body was a 503, its connection
+          // kept alive with the rest of the declared body unread): 408, and the connection closed
+          new EdgeError(
+            "request_body_timeout",
+            `the request's body was not all received within ${ms} ms`,
+            { limit_ms: ms },
+            { connection: "close" },
+          )
+        : new EdgeError("request_timeout", `the request took longer than ${ms} ms`, {
+            limit_ms: ms,
+          })) as never,
   );
   return async (c, next) => {
     const startedAt = Date.now();
