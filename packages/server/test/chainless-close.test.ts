@@ -83,7 +83,9 @@ describe("a serve without a chain on a store used on one (probe36 A-F4)", { time
       code: "no_chain",
       details: { slug, closes_at: closesAt, chain_id: dc.chainId, reason: "chain_clock_unknown" },
     });
-    expect(start.json.error.message).toContain("serve --rpc-url");
+    expect(start.json.error.message).toContain(
+      "the service's main address (a serve with the chain on this store) takes them",
+    );
     // a run started through the process with the chain: its answers and finalize refused here too
     const run = await withChain.startRun(await withChain.authenticate(key), slug, "ncc-rival");
     const answers = run.tasks.map((x) => ({ ordinal: x.ordinal, answer_text: citiesAnswer(x.prompt) }));
