@@ -9,6 +9,7 @@
  * @packageDocumentation
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import type { Socket } from "node:net";
 
 /**
@@ -32,19 +33,75 @@ export function signalProcessGroup(child: ChildProcess, signal: NodeJS.Signals):
 
 /**
  * Stops a child's process group: SIGTERM, then SIGKILL if it has not exited after `graceMs`
- * milliseconds. Resolves when `exited` (the caller's promise of the child's `exit` event) resolves.
+ * milliseconds. Resolves once `exited` (the caller's promise of the child's `exit` event) has resolved
+ * and no live member of the group is left (a grandchild still running when the grace ends gets
+ * SIGKILL; one that survives even that for another second is left to the reaper, never waited on
+ * forever).
  */
 export async function stopProcessGroup(
   child: ChildProcess,
   exited: Promise<unknown>,
   graceMs: number,
 ): Promise<void> {
+  const deadline = Date.now() + graceMs;
   signalProcessGroup(child, "SIGTERM");
   const timer = setTimeout(() => signalProcessGroup(child, "SIGKILL"), graceMs);
   try {
     await exited;
   } finally {
     clearTimeout(timer);
+  }
+  if (child.pid === undefined) return;
+  if (await groupEnded(child.pid, deadline)) return;
+  killGroup(child.pid, "SIGKILL");
+  await groupEnded(child.pid, Date.now() + 1000);
+}
+
+/** Polls every 20 ms until no live member of process group `pgid` is left; false at `deadline`. */
+async function groupEnded(pgid: number, deadline: number): Promise<boolean> {
+  for (;;) {
+    if (!groupHasLiveMember(pgid)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * True while a process of group `pgid` runs. On Linux it reads `/proc/<pid>/stat` (a zombie, an exited
+ * process nobody reaped yet, does not count); elsewhere it asks the kernel (`kill(-pgid, 0)`).
+ */
+function groupHasLiveMember(pgid: number): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // Fields after the command's closing parenthesis: state, ppid, pgrp, ...
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") return true;
+  }
+  return false;
+}
+
+/** Signals process group `pgid`; ESRCH (the group is gone) is not an error. */
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ESRCH") throw e;
   }
 }
 

@@ -78,6 +78,25 @@ describe("process groups", () => {
     expect(await waitUntil(() => !alive(grandchild), 5000)).toBe(true);
   });
 
+  it("stopProcessGroup resolves only when no grandchild is left (one ignoring SIGTERM gets SIGKILL)", async () => {
+    // The leader dies at SIGTERM; its grandchild ignores SIGTERM and would outlive it.
+    const child = spawn("sh", ["-c", "(trap '' TERM; exec sleep 60) & echo $!; wait"], {
+      detached: true,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const grandchild = await new Promise<number>((resolve) =>
+      child.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim()))),
+    );
+    await new Promise((r) => setTimeout(r, 100)); // the trap is set before the signal
+    expect(alive(grandchild)).toBe(true);
+    const t0 = Date.now();
+    await stopProcessGroup(child, exited, 400);
+    expect(child.signalCode).toBe("SIGTERM");
+    expect(alive(grandchild)).toBe(false);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(350);
+  });
+
   it("signalProcessGroup leaves an exited child alone and never throws", async () => {
     const child = spawn(process.execPath, ["-e", ""], { detached: true, stdio: "ignore" });
     await new Promise((r) => child.once("exit", r));
