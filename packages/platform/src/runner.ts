@@ -534,6 +534,16 @@ async function execute(
   let finalized: FinalizeResult | null = null;
   if (complete && opts.finalize !== false)
     finalized = await backend.finalize(cp.run_id, finalizeOptionsOf(opts));
+  return runResultOf(backend, cp, tasks, { interrupted: !complete, finalized, closed: null });
+}
+
+/** The runner's answer from its checkpoint: the run's identity, its outcomes in task order, and how it ended. */
+function runResultOf(
+  backend: RunBackend,
+  cp: Checkpoint,
+  tasks: ServedTask[],
+  end: Pick<RunnerResult, "interrupted" | "finalized" | "closed">,
+): RunnerResult {
   return {
     run_id: cp.run_id,
     benchmark: cp.benchmark,
@@ -542,9 +552,7 @@ async function execute(
     task_count: cp.task_count,
     tasks_digest: cp.tasks_digest,
     outcomes: tasks.map((t) => cp.outcomes[t.ordinal]).filter((o): o is TaskOutcome => o !== undefined),
-    interrupted: !complete,
-    finalized,
-    closed: null,
+    ...end,
     checkpoint_file: checkpointFile(backend, cp.run_id),
   };
 }
@@ -642,19 +650,11 @@ async function finalizeClosed(
       );
     }
   }
-  return {
-    run_id: cp.run_id,
-    benchmark: cp.benchmark,
-    agent_id: cp.agent_id,
-    attempt: cp.attempt,
-    task_count: cp.task_count,
-    tasks_digest: cp.tasks_digest,
-    outcomes: tasks.map((t) => cp.outcomes[t.ordinal]).filter((o): o is TaskOutcome => o !== undefined),
+  return runResultOf(backend, cp, tasks, {
     interrupted: false,
     finalized,
     closed: { message: closedBy.message, details: closedBy.details, answered: stored.length },
-    checkpoint_file: checkpointFile(backend, cp.run_id),
-  };
+  });
 }
 
 /** The runner's progress bar on stderr. */
