@@ -12,8 +12,8 @@ Checks (SPEC section): pack hash (8); commitment root and leaf count from the re
 ranking digest (8); receipt hashes and answer digests of the winners (4); regrade of the winners'
 answers (all four graders), their accuracy and public score, and each graded credit their receipts
 state (4, 5, 6); every row's composite (6), and every receipt a row carries: its hash, its run, agent,
-benchmark and tasks, the members the row repeats from it and its achieved_at, the receipt's finalized_at
-(4, 7.1, 8), a row that carries no receipt and is no winner's failing it (its values are the
+benchmark and tasks, the members the row repeats from it and its achieved_at, the receipt's finalized_at,
+the scores its stated credits give (4, 6, 7.1, 8), a row that carries no receipt and is no winner's failing it (its values are the
 awarder's word, SPEC 8 making the receipt optional); row order (7.1); winner selection (7.2); splits and payout rule (1), the two
 pool figures (8), place amounts and winner amounts (7.3). With --rpc also:
 chain id, code at the bounty contract, testSetRoots, leafCountOf, rootBurned, the Awarded log of award_tx
@@ -404,6 +404,32 @@ def half_up_4(x: Fraction) -> str:
     scaled = x * 10000
     n = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)  # floor(scaled + 1/2)
     return f"{n // 10000}.{n % 10000:04d}"
+
+
+def stated_credit_problems(who: str, rec: dict, row: dict, has_private: bool) -> list:
+    """SPEC 4 + 6: the credits a row's receipt states give its score_public (when every public credit is
+    stated) and the row's rank_accuracy (when every counted credit is: the private tasks when the bank has
+    any); credits are null while open and private ones until the award (probe37 V-N5, as the verifier's
+    composite)."""
+    out = []
+
+    def stated(vis: str):
+        of = [t for t in rec["tasks"] if t["visibility"] == vis]
+        if any(t["credit"] is None for t in of):
+            return None
+        return [Fraction(*map(int, t["credit"].split("/"))) for t in of]
+
+    pub = stated("public")
+    if pub is not None:
+        want = half_up_4(sum(pub, Fraction(0)) / len(pub)) if pub else "0.0000"
+        if want != rec["score_public"]:
+            out.append(f"{who}: its receipt's {len(pub)} public credits give score_public {want}, the receipt says {rec['score_public']}")
+    counted = stated("private" if has_private else "public")
+    if counted:
+        want = half_up_4(sum(counted, Fraction(0)) / len(counted))
+        if want != row["rank_accuracy"]:
+            out.append(f"{who}: its receipt's {len(counted)} counted credits give rank_accuracy {want}, the row says {row['rank_accuracy']}")
+    return out
 
 
 def dec(s: str) -> Fraction:
@@ -1454,6 +1480,7 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
             if rh != row["receipt_hash"]:
                 problems.append(f"{who}: its receipt hashes to {rh}, the row says {row['receipt_hash']}")
             problems += receipt_binding_problems(who, rec, row, b, ts, prompt_hashes)
+            problems += stated_credit_problems(who, rec, row, has_private)
         else:
             rec = winner_receipts.get(row["run_id"])
             if rec is None:

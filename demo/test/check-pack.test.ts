@@ -680,6 +680,35 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     expect(wrong.r.stdout).toContain(`winner 1: ${line}`);
   });
 
+  it("a non-winner row receipt's stated credits that give its scores pass here and meet the verifier's policy; contradicting ones fail both (probe37 V-N5)", async () => {
+    const run = async (name: string, publicCredits: string[]) => {
+      const p = parseJson(readFileSync(VECTOR)) as Pack;
+      const row = (p.rank_derivation.rows as Pack[])[4]!;
+      expect((p.winners as Pack[]).some((w) => w.run_id === row.run_id)).toBe(false);
+      expect([row.rank_accuracy, row.receipt.score_public]).toEqual(["0.5000", "1.0000"]);
+      const credits = ["1/1", "1/1", "1/1", "1/1", "0/1", "0/1", "0/1", "0/1", ...publicCredits];
+      (row.receipt.tasks as Pack[]).forEach((t, i) => (t.credit = credits[i]));
+      row.receipt_hash = receiptHash(row.receipt);
+      p.benchmark.ranking_digest = rankingDigest(p.rank_derivation);
+      p.pack_hash = packHash(p as Parameters<typeof packHash>[0]);
+      const text = canonicalJsonString(p);
+      const report = await verifyPack({ source: new TextEncoder().encode(text), policy: "offline" });
+      return { report, r: await check([write(`row-credits-${name}.json`, text)]) };
+    };
+    const right = await run("right", ["1/1", "1/1", "1/1"]);
+    expect(right.report.policy_met).toBe(true);
+    expect(right.r.status, right.r.stdout + right.r.stderr).toBe(0);
+    const wrong = await run("wrong", ["1/1", "0/1", "1/1"]);
+    expect(wrong.report.facts.composite.state).toBe("failed");
+    expect(wrong.report.facts.composite.reasons).toContain(
+      '$.rank_derivation.rows[4].receipt.score_public: the receipt states score_public "1.0000", its 3 public credits give 0.6667 (SPEC 6)',
+    );
+    expect(wrong.r.status, wrong.r.stdout + wrong.r.stderr).toBe(1);
+    expect(wrong.r.stdout).toContain(
+      "rank_derivation.rows[4] (vec-e): its receipt's 3 public credits give score_public 0.6667, the receipt says 1.0000",
+    );
+  });
+
   it("a winner's row without its receipt (the winner's receipt stands for it) passes here and meets the verifier's policy", async () => {
     const p = parseJson(readFileSync(VECTOR)) as Pack;
     delete p.rank_derivation.rows[1].receipt;

@@ -281,6 +281,58 @@ export function recomputeRowComposite(
 }
 
 /**
+ * The scores a receipt's graded credits give (SPEC 4, 6), against what its receipt and row state (probe37
+ * V-N5: a row's embedded receipt could state credits that contradict its own scores). Only credits the
+ * receipt states count: while the benchmark was open they are null (SPEC 4), and private ones stay null
+ * until the award (`privateCreditsVisible`), so `score_public` is checked when every public task's credit
+ * is stated and `rank_accuracy` when every counted task's credit is (the private tasks when the bank has
+ * any, else the public ones). A winner's credits are checked against the regrade instead
+ * ({@link regradeRun}). Never throws.
+ * @param receipt the row's embedded receipt (its tasks' `credit`: reduced fraction strings or null)
+ * @param row the row's `rank_accuracy` (4-dp string)
+ * @param bankHasPrivate whether the test set has a private task (SPEC 6's counted visibility)
+ * @param path the row's JSON path; problems name `<path>.receipt.score_public` or `<path>.rank_accuracy`
+ * @returns problems with code `receipt_credit_mismatch` (or `schema` for a credit that is no fraction)
+ */
+export function receiptCreditProblems(
+  receipt: Pick<Receipt, "score_public" | "tasks">,
+  row: Pick<RankRow, "rank_accuracy">,
+  bankHasPrivate: boolean,
+  path = "$",
+): Problem[] {
+  const stated = (vis: "public" | "private"): string[] | null => {
+    const of = receipt.tasks.filter((t) => t.visibility === vis);
+    return of.every((t) => t.credit !== null) ? of.map((t) => t.credit as string) : null;
+  };
+  const problems: Problem[] = [];
+  try {
+    const pub = stated("public");
+    if (pub !== null) {
+      const want = pub.length === 0 ? "0.0000" : accuracy(pub);
+      if (want !== receipt.score_public)
+        problems.push({
+          code: "receipt_credit_mismatch",
+          path: `${path}.receipt.score_public`,
+          message: `the receipt states score_public ${JSON.stringify(receipt.score_public)}, its ${pub.length} public credits give ${want} (SPEC 6)`,
+        });
+    }
+    const counted = stated(bankHasPrivate ? "private" : "public");
+    if (counted !== null && counted.length > 0) {
+      const want = accuracy(counted);
+      if (want !== row.rank_accuracy)
+        problems.push({
+          code: "receipt_credit_mismatch",
+          path: `${path}.rank_accuracy`,
+          message: `the row states rank_accuracy ${JSON.stringify(row.rank_accuracy)}, its receipt's ${counted.length} ${bankHasPrivate ? "private" : "public"} credits give ${want} (SPEC 6)`,
+        });
+    }
+  } catch (e) {
+    problems.push(toProblem(e, `${path}.receipt.tasks`));
+  }
+  return problems;
+}
+
+/**
  * Check every row's composite against its recomputation.
  * @param path path of the rows array (default `$.rank_derivation.rows`)
  */

@@ -18,6 +18,7 @@ import {
   prepareTestSetGold,
   rankDerivationProblems,
   rankingDigest,
+  receiptCreditProblems,
   receiptHash,
   regradeRun,
   runStepsSliced,
@@ -351,6 +352,33 @@ describe("tampering is caught by the recomputation helpers", () => {
     ];
     expect(checkRowReceipt(row, "$.rank_derivation.rows[1]")).toEqual(expected);
     expect(rankDerivationProblems(p.rank_derivation)).toEqual(expected);
+  });
+
+  it("a row receipt's stated credits must give its score_public and the row's rank_accuracy (probe37 V-N5)", () => {
+    const p = fresh();
+    const row = p.rank_derivation.rows[1]!;
+    const r = row.receipt!;
+    expect([row.rank_accuracy, r.score_public]).toEqual(["0.8333", "0.6667"]);
+    const credits = ["1/1", "1/1", "1/1", "1/1", "1/1", "1/1", "2/3", "0/1", "1/1", "0/1", "1/1"];
+    r.tasks.forEach((t, i) => (t.credit = credits[i]!));
+    expect(r.tasks.map((t) => t.visibility[1]).join("")).toBe("rrrrrrrruuu");
+    const path = "$.rank_derivation.rows[1]";
+    expect(receiptCreditProblems(r, row, true, path)).toEqual([]);
+    // public credits that give 1.0000, private ones that give 0.7083
+    r.tasks[9]!.credit = "1/1";
+    r.tasks[7]!.credit = "1/3";
+    expect(receiptCreditProblems(r, row, true, path)).toEqual([
+      expect.objectContaining({ code: "receipt_credit_mismatch", path: `${path}.receipt.score_public` }),
+      expect.objectContaining({ code: "receipt_credit_mismatch", path: `${path}.rank_accuracy` }),
+    ]);
+    // a bank without private tasks counts the public ones for rank_accuracy
+    expect(receiptCreditProblems(r, { rank_accuracy: "1.0000" }, false, path)).toEqual([
+      expect.objectContaining({ path: `${path}.receipt.score_public` }),
+    ]);
+    // credits still null (open benchmark, private credits before the award) are not checked
+    r.tasks[0]!.credit = null;
+    r.tasks[8]!.credit = null;
+    expect(receiptCreditProblems(r, row, true, path)).toEqual([]);
   });
 
   it("two rows of one run (or one receipt hash) fail ordering and the awarder's block check at the second row (probe37 V-F2)", () => {

@@ -4,7 +4,7 @@
  * tampering must be caught by the fact(s) it breaks, and every other fact must
  * keep the state of the expected file.
  */
-import { commitTestSet, grade, packHash, type JsonObject } from "@bench-bounty/evidence";
+import { commitTestSet, grade, packHash, receiptHash, type JsonObject } from "@bench-bounty/evidence";
 import { describe, expect, it } from "vitest";
 import { FACT_NAMES, verifyPack, type FactName } from "../src/index.js";
 import { at, expected, packTree, rehash, toBytes } from "./helpers.js";
@@ -245,6 +245,43 @@ describe("tampered packs are caught by the fact they break", () => {
       expect(report.facts.composite.reasons.join("\n")).toContain(
         `$.rank_derivation.rows[1].achieved_at: row says "2020-01-01T00:00:00.000Z", its receipt's finalized_at is "${at(tree, "winners", 0, "receipt", "finalized_at")}"`,
       );
+  });
+});
+
+describe("a non-winner row receipt's stated credits against its scores (probe37 V-N5)", () => {
+  /** Row 4 of the small pack (not a winner) with graded credits on its receipt, re-hashed like a forger. */
+  async function withCredits(credits: string[]) {
+    const tree = packTree("small");
+    const row = at(tree, "rank_derivation", "rows", 4);
+    expect(at(tree, "winners").some((w: { run_id: string }) => w.run_id === row.run_id)).toBe(false);
+    expect([row.rank_accuracy, row.receipt.score_public]).toEqual(["0.5000", "1.0000"]);
+    row.receipt.tasks.forEach((task: { credit: string | null }, i: number) => (task.credit = credits[i]!));
+    row.receipt_hash = receiptHash(row.receipt);
+    rehash(tree, true);
+    tree.pack_hash = packHash(tree as never);
+    return verifyPack({ source: toBytes(tree) });
+  }
+  const PRIVATE_HALF = ["1/1", "1/1", "1/1", "1/1", "0/1", "0/1", "0/1", "0/1"];
+
+  it("credits that give the row's scores keep composite verified", async () => {
+    const report = await withCredits([...PRIVATE_HALF, "1/1", "1/1", "1/1"]);
+    expect(report.facts.composite.state).toBe(expected("small").facts.composite);
+  });
+
+  it("public credits contradicting score_public fail composite naming the path", async () => {
+    const report = await withCredits([...PRIVATE_HALF, "1/1", "0/1", "1/1"]);
+    expect(report.facts.composite.state).toBe("failed");
+    expect(report.facts.composite.reasons).toContain(
+      '$.rank_derivation.rows[4].receipt.score_public: the receipt states score_public "1.0000", its 3 public credits give 0.6667 (SPEC 6)',
+    );
+  });
+
+  it("private credits contradicting rank_accuracy fail composite naming the path", async () => {
+    const report = await withCredits(["1/1", ...PRIVATE_HALF.slice(1).map(() => "1/1"), "1/1", "1/1", "1/1"]);
+    expect(report.facts.composite.state).toBe("failed");
+    expect(report.facts.composite.reasons).toContain(
+      '$.rank_derivation.rows[4].rank_accuracy: the row states rank_accuracy "0.5000", its receipt\'s 8 private credits give 1.0000 (SPEC 6)',
+    );
   });
 });
 

@@ -11,13 +11,15 @@
  *
  * The winners' answers are matched and graded by one `regradeRun` each: its
  * digest and binding problems are this module's, the rest is kept for `regrade.ts`;
- * where a row disagrees with its receipt's scores and usage is kept for `composite`.
+ * where a row disagrees with its receipt's scores and usage, or with the scores its receipt's stated credits
+ * give (probe37 V-N5), is kept for `composite`.
  * @packageDocumentation
  */
 import {
   checkReceiptBinding,
   checkRowReceipt,
   prepareTestSetGold,
+  receiptCreditProblems,
   receiptHash,
   regradeRun,
   type PreparedTestSet,
@@ -181,6 +183,10 @@ function rowReceipt(walk: OfflineWalk, r: RankRowView, rc: ReceiptView, found: R
   }
   rowAgainstReceipt(walk, r, rc, found);
   if (!walk.testSet.bindable) return;
+  // the credits the receipt states give its score_public and the row's rank_accuracy (probe37 V-N5)
+  const bankHasPrivate = walk.testSet.byOrdinal.some((t) => t.visibility === "private");
+  for (const p of receiptCreditProblems(rc.raw as unknown as Receipt, r, bankHasPrivate, r.path))
+    walk.receiptAgreement.push(problemText(p));
   const check = checkReceiptBinding(rc.raw as unknown as Receipt, {
     testSet: walk.testSet.byOrdinal,
     promptHashes: walk.testSet.promptHashByOrdinal,
