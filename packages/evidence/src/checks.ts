@@ -463,14 +463,15 @@ export function payoutRuleProblem(
  * ({@link rankDerivationSchema}: decimals of their format, integers in range, receipt hashes bytes32,
  * strict keys), then, when the schema holds, the payout rule against `splits_bps`
  * ({@link payoutRuleProblem}), each row's composite recomputed from the weights and budgets
- * ({@link checkComposites}) and each embedded receipt against its row ({@link checkRowReceipt}), and one row
+ * ({@link checkComposites}) and each embedded receipt against its row ({@link checkRowReceipt}) and its stated
+ * credits ({@link receiptCreditProblems}), and one row
  * per agent, run and receipt hash ({@link rowUniquenessProblems}, probe37 V-F2). The
  * awarder's tool runs it before `award()` commits the block's digest for good (probe26 B-F3): a block
  * that fails it can never be part of a pack that verifies. Never throws.
  * @param value the parsed block ({@link parseJson} output)
  * @param root the path of the block (default `$.rank_derivation`), prefixed to every problem's path
  * @returns the problems with their JSON paths (codes `schema`, `payout_rule_mismatch`,
- *   `agent_ranked_twice`, `run_ranked_twice`, `receipt_ranked_twice`, `composite_mismatch`, `receipt_hash_mismatch`, `row_receipt_mismatch`, ...); empty when none
+ *   `agent_ranked_twice`, `run_ranked_twice`, `receipt_ranked_twice`, `composite_mismatch`, `receipt_hash_mismatch`, `row_receipt_mismatch`, `receipt_credit_mismatch`, ...); empty when none
  */
 export function rankDerivationProblems(value: unknown, root = "$.rank_derivation"): Problem[] {
   const schema = schemaProblems(rankDerivationSchema, value, root);
@@ -482,7 +483,20 @@ export function rankDerivationProblems(value: unknown, root = "$.rank_derivation
   const rows = `${root}.rows`;
   problems.push(...rowUniquenessProblems(rd.rows, rows));
   problems.push(...checkComposites(rd.rows, rd, rows));
-  rd.rows.forEach((row, i) => problems.push(...checkRowReceipt(row, appendPath(rows, i))));
+  rd.rows.forEach((row, i) => {
+    problems.push(...checkRowReceipt(row, appendPath(rows, i)));
+    // the bank's private tasks are in every run's receipt (a run is the whole bank, SPEC 4)
+    const r = row.receipt;
+    if (r !== undefined)
+      problems.push(
+        ...receiptCreditProblems(
+          r,
+          row,
+          r.tasks.some((t) => t.visibility === "private"),
+          appendPath(rows, i),
+        ),
+      );
+  });
   return problems;
 }
 

@@ -367,10 +367,15 @@ describe("tampering is caught by the recomputation helpers", () => {
     // public credits that give 1.0000, private ones that give 0.7083
     r.tasks[9]!.credit = "1/1";
     r.tasks[7]!.credit = "1/3";
-    expect(receiptCreditProblems(r, row, true, path)).toEqual([
+    const both = [
       expect.objectContaining({ code: "receipt_credit_mismatch", path: `${path}.receipt.score_public` }),
       expect.objectContaining({ code: "receipt_credit_mismatch", path: `${path}.rank_accuracy` }),
-    ]);
+    ];
+    expect(receiptCreditProblems(r, row, true, path)).toEqual(both);
+    // the awarder's block check refuses it before award() commits its digest
+    expect(
+      rankDerivationProblems(p.rank_derivation).filter((x) => x.code !== "receipt_hash_mismatch"),
+    ).toEqual(both);
     // a bank without private tasks counts the public ones for rank_accuracy
     expect(receiptCreditProblems(r, { rank_accuracy: "1.0000" }, false, path)).toEqual([
       expect.objectContaining({ path: `${path}.receipt.score_public` }),
