@@ -722,6 +722,22 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 
+  it("a run id ranked twice: the winner is judged against the run's first row here as in the verifier (rowByRun)", async () => {
+    const p = parseJson(readFileSync(VECTOR)) as Pack;
+    const rows = p.rank_derivation.rows as Pack[];
+    const run = p.winners[2].run_id as string;
+    const receipt = { ...rows[4]!.receipt, run_id: run };
+    rows[4] = { ...rows[4], run_id: run, receipt, receipt_hash: receiptHash(receipt) };
+    p.benchmark.ranking_digest = rankingDigest(p.rank_derivation);
+    p.pack_hash = packHash(p as Parameters<typeof packHash>[0]);
+    const text = canonicalJsonString(p);
+    const report = await verifyPack({ source: new TextEncoder().encode(text), policy: "offline" });
+    expect([report.facts.ordering.state, report.facts.regrade.state]).toEqual(["failed", "verified"]);
+    const r = await check([write("run-ranked-twice.json", text)]);
+    expect(r.stdout).toMatch(/^FAIL ordering /m);
+    expect(r.stdout).toMatch(/^ok +winners_regraded /m);
+  });
+
   it.each(rehashed.map(([name, change, exit, want]) => [name, exit, change, want] as const))(
     "a re-hashed pack with %s: the verifier exits %i, check_pack does not pass it (probe34 B-F2)",
     async (name, verifierExit, change, want) => {
