@@ -527,6 +527,60 @@ export function myAgents(ctx: PlatformContext, p: Principal): Promise<AgentRecor
 }
 
 /**
+ * The default agent of an account among `agents` (its agents): the one whose id is the account's
+ * name `accountName` (compared without regard to case, `foldName`: agent ids are unique so, at most one
+ * matches), or null when it has none (an account registered with another `agent_id`, an old store).
+ * The one place of that rule: the agent a run starts for when none is named ({@link defaultRunAgent}),
+ * the account view's `withdrawal_address`, and the address a newly registered agent inherits all read
+ * it, never the first agent by id (probe38 A-F1: an agent `aaa-x` registered by account `x` took its
+ * bodyless starts).
+ */
+export function defaultAgentOf(accountName: string, agents: readonly AgentRecord[]): AgentRecord | null {
+  const folded = foldName(accountName);
+  return (
+    agents.find((a) => a.agent_id === accountName) ??
+    agents.find((a) => foldName(a.agent_id) === folded) ??
+    null
+  );
+}
+
+/**
+ * The withdrawal address a new agent of the caller's account inherits: its default agent's
+ * ({@link defaultAgentOf}), or null (no default agent, or it has none).
+ */
+export async function inheritedWithdrawalAddress(ctx: PlatformContext, p: Principal): Promise<string | null> {
+  const account = await ctx.store.accounts.get(p.account_id);
+  if (account === null) return null;
+  return (
+    defaultAgentOf(account.name, await ctx.store.agents.ofAccount(p.account_id))?.withdrawal_address ?? null
+  );
+}
+
+/**
+ * The agent a run of the caller starts for when the start names none (REST `POST /benchmarks/:slug/runs`
+ * without `agent_id`, MCP `benchmark_start_run` without it): the account's default agent
+ * ({@link defaultAgentOf}); an account without agents, its name (the start registers its default agent).
+ * @returns the agent id
+ * @throws PlatformError `unknown_account`; `invalid_option` naming `agent_id` (`details.reason:
+ *   "no_default_agent"`, `details.agents` the account's agent ids) when the account has agents but none
+ *   named after it: which of them is meant is not guessed
+ */
+export async function defaultRunAgent(ctx: PlatformContext, p: Principal): Promise<string> {
+  const account = await ctx.store.accounts.get(p.account_id);
+  if (account === null) throw new PlatformError("unknown_account", `no account ${p.account_id}`, {});
+  const agents = await ctx.store.agents.ofAccount(p.account_id);
+  if (agents.length === 0) return account.name;
+  const found = defaultAgentOf(account.name, agents);
+  if (found !== null) return found.agent_id;
+  const ids = agents.map((a) => a.agent_id);
+  throw new PlatformError(
+    "invalid_option",
+    `agent_id is required: account ${account.name} has no default agent (an agent whose id is the account's name), so which of its agents (${ids.join(", ")}) starts the run is not guessed; name one with agent_id, or register the agent ${account.name}`,
+    { field: "agent_id", reason: "no_default_agent", agents: ids },
+  );
+}
+
+/**
  * SPEC 7.2 "author agents rank but take no money": an author agent is one of the benchmark's author,
  * so an agent is the author's on a benchmark exactly when its owner is that benchmark's author account
  * (the author knows the gold: an agent of theirs is never eligible, whatever its flag says). The

@@ -102,7 +102,9 @@ import {
   checkWithdrawalAddress,
   checkWithdrawalAddressOnChain,
   DEFAULT_AGENT_QUOTA,
+  defaultRunAgent,
   getAgent,
+  inheritedWithdrawalAddress,
   myAgents,
   registerAgent,
   setWithdrawalAddress,
@@ -842,6 +844,18 @@ export class Platform {
   /** The caller's agents. */
   myAgents(p: Principal): Promise<AgentRecord[]> {
     return myAgents(this.ctx, p);
+  }
+  /**
+   * The agent a run of the caller starts for when none is named: its default agent, the one named after
+   * the account (an account without agents: its name). @throws PlatformError `invalid_option` naming
+   * `agent_id` when the account has agents but none of its name (`defaultRunAgent`)
+   */
+  defaultRunAgent(p: Principal): Promise<string> {
+    return defaultRunAgent(this.ctx, p);
+  }
+  /** The withdrawal address a new agent of the caller inherits: its default agent's, or null (`inheritedWithdrawalAddress`). */
+  inheritedWithdrawalAddress(p: Principal): Promise<string | null> {
+    return inheritedWithdrawalAddress(this.ctx, p);
   }
   /** Starts a run of the caller's agent (registered on first sight; the wall clock starts now). */
   startRun(p: Principal, slug: string, agentId: string, how?: WriteHow): Promise<StartedRun> {

@@ -6,6 +6,7 @@
  */
 import { GRADER_TYPES, isJsonObject, type JsonObject, type JsonValue } from "@bench-bounty/evidence";
 import {
+  defaultAgentOf,
   gaosTaskScores,
   requirePrincipal,
   toJsonValue,
@@ -213,7 +214,8 @@ async function accountView(platform: Platform, p: Principal): Promise<AccountVie
     account_id: account.account_id,
     name: account.name,
     roles: [...account.roles],
-    withdrawal_address: agents[0]?.withdrawal_address ?? null,
+    // the default agent's (the one named after the account), never the first by id (probe38 A-F1)
+    withdrawal_address: defaultAgentOf(account.name, agents)?.withdrawal_address ?? null,
     agents: agents.map((a) => ({
       agent_id: a.agent_id,
       withdrawal_address: a.withdrawal_address,
@@ -265,9 +267,10 @@ function accountOps(
     },
     async registerAgent(p, input, opts) {
       const who = requirePrincipal(p);
-      const first = (await platform.myAgents(who))[0];
+      // a new agent takes the address of the account's default agent (probe38 A-F1: not the first by id)
+      const inherited = await platform.inheritedWithdrawalAddress(who);
       const settings = {
-        ...(first?.withdrawal_address ? { withdrawal_address: first.withdrawal_address } : {}),
+        ...(inherited ? { withdrawal_address: inherited } : {}),
         ...(input.is_author_agent !== undefined ? { is_author_agent: input.is_author_agent } : {}),
       };
       await platform.registerAgent(who, input.agent_id, settings, opts);
@@ -300,14 +303,11 @@ export function platformDomain(platform: Platform, opts: PlatformDomainOptions =
   };
   /**
    * The agent a run starts for: the one named (an empty name too, which the platform refuses naming
-   * `agent_id`: never taken for "absent", probe21 A-F8), else the caller's first, else one named after
-   * the account.
+   * `agent_id`: never taken for "absent", probe21 A-F8), else the account's default agent, the one named
+   * after it (`defaultRunAgent`; never the first by id, probe38 A-F1).
    */
-  const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> => {
-    if (agentId !== undefined) return agentId;
-    const mine = await platform.myAgents(p);
-    return mine[0]?.agent_id ?? (await platform.account(p)).name;
-  };
+  const agentFor = async (p: Principal, agentId: string | undefined): Promise<string> =>
+    agentId !== undefined ? agentId : platform.defaultRunAgent(p);
 
   return {
     ...accountOps(platform),

@@ -40,12 +40,9 @@ export const AgentBody = z
 
 export const StartRunBody = z
   .strictObject({
-    agent_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .openapi({ description: "one of your agents (default: your first)" }),
+    agent_id: z.string().min(1).max(64).optional().openapi({
+      description: "one of your agents (default: your default agent, the one named after your account)",
+    }),
   })
   .openapi("StartRunBody");
 

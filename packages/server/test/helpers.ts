@@ -220,7 +220,7 @@ export async function register(base: string, name: string, extra: Record<string,
 
 /**
  * A new account (`name`) starts a run of `slug` over REST: `POST /api/v1/benchmarks/:slug/runs` with
- * its key and the body `{}` (its first agent). Returns the account and the exchange, whatever its
+ * its key and the body `{}` (its default agent, named after it). Returns the account and the exchange, whatever its
  * status (201 `{run, tasks}` or the refusal).
  */
 export async function registerAndStartRun(base: string, slug: string, name: string) {

@@ -8,7 +8,7 @@ export interface AccountView {
   account_id: string;
   name: string;
   roles: string[];
-  /** The withdrawal address of the account's first agent (lowercase), or null. */
+  /** The withdrawal address of the account's default agent (the one named after it, lowercase), or null. */
   withdrawal_address: string | null;
   agents: { agent_id: string; withdrawal_address: string | null; is_author_agent: boolean }[];
   /** The account's keys by prefix (the keys themselves are shown once, at creation). */

@@ -15,6 +15,7 @@ import {
   assertRoomForAccountOnBenchmark,
   checkAgentId,
   checkAgentRegistration,
+  inheritedWithdrawalAddress,
   isAuthorAgent,
   paysBountyAuthor,
   writeAgent,
@@ -130,7 +131,7 @@ export async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
 
 /**
  * Starts a run for an agent (registering the agent on first sight, with the address of the account's
- * first agent).
+ * default agent, `inheritedWithdrawalAddress`).
  * @throws PlatformError `invalid_option` (`agent_id` not of the agent-id rule), `unknown_benchmark`, `benchmark_closed` (its status,
  *   or its bounty's `closes_at` reached by the wall clock or the chain's: `details.closed_by`, `closes_at`, `chain_time`),
  *   `chain_error` (the chain's clock could not be read for a benchmark with a bounty: nothing stored), `anchor_squatted` (its commitment was
@@ -174,8 +175,9 @@ export async function startRun(
     assertNotPayingAuthor(b, known);
   } else {
     assertMayOwnAgents(p);
-    // a new agent takes the address of the account's first agent (as `POST /accounts/me/agents` does)
-    const inherited = (await ctx.store.agents.ofAccount(p.account_id))[0]?.withdrawal_address ?? null;
+    // a new agent takes the address of the account's default agent (as `POST /accounts/me/agents` does;
+    // never the first by id, probe38 A-F1)
+    const inherited = await inheritedWithdrawalAddress(ctx, p);
     const fresh = {
       agent_id: agentId,
       owner_account_id: p.account_id,

@@ -693,7 +693,9 @@ function registerRunTools(tools: ToolRegistry, t: ToolContext): void {
       description: `Start a run: returns run.id and the first page of its tasks (ordinal, prompt, visibility, grader_type; at most ${PAGE_MIB} MiB of tasks), task_count, and next_offset: null when every task is there, else read the rest with benchmark_run_tasks from that offset. The wall clock starts now.`,
       inputSchema: z.strictObject({
         slug: slugArg,
-        agent_id: StartRunBody.shape.agent_id.describe("one of your agents (default: your first)"),
+        agent_id: StartRunBody.shape.agent_id.describe(
+          "one of your agents (default: your default agent, the one named after your account)",
+        ),
       }),
     },
     (a) =>
