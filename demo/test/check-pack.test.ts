@@ -1107,6 +1107,20 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         },
         /eth_getTransactionReceipt: the answer is not a transaction receipt \(an address\) \(\$\.result\.logs\[0\]\.address: found null\)$/,
       ],
+      // probe38 B-F1: the verifier says exit 3 too ("the answer is not a JSON-RPC answer to eth_call")
+      ...(
+        [
+          ["0x123", /"0x123"/],
+          ["", /""/],
+          [5, /the integer 5/],
+        ] as const
+      ).map(([bad, found]): [string, Record<string, unknown>, RegExp] => [
+        `an eth_call result ${JSON.stringify(bad)}, not hex data`,
+        { eth_chainId: "0x2105", eth_getCode: CODE, eth_call: bad },
+        new RegExp(
+          `eth_call \\w+\\([^)]*\\): the answer is not hex data \\(\\$\\.result: found ${found.source}\\)$`,
+        ),
+      ]),
     ];
     it.each(odd)("blames the RPC for %s: exit 3, one line", async (_name, results, line) => {
       answer = byMethod(results);

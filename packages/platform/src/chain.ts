@@ -56,7 +56,7 @@ import { privateKeyToAccount, toAccount, type PrivateKeyAccount } from "viem/acc
 import { AnswerTimeoutError, AnswerTooLargeError, boundedFetch } from "@bench-bounty/verifier/body";
 import { credentialsToHeader } from "@bench-bounty/verifier/url";
 import { MAX_RPC_MESSAGE_CHARS, describeRpcRefusal, rpcRefusalOf } from "@bench-bounty/verifier/rpc-refusal";
-import { lowerHexRpcFetch } from "@bench-bounty/verifier/rpc-answers";
+import { RpcAnswerShapeError, lowerHexRpcFetch } from "@bench-bounty/verifier/rpc-answers";
 import { publicOrigin, redactSecretUrl, redactUrlParts } from "./redact.js";
 import { PlatformError } from "./errors.js";
 import { assertBountyTerms } from "./terms.js";
@@ -412,7 +412,9 @@ function withoutHost(text: string, rpcUrl: string): string {
  * each request's answer is read through the verifier's `boundedFetch` (`@bench-bounty/verifier/body`),
  * which ends it at the timeout, headers and body together, and at the size limit, and with the hex of its
  * results in lower case (`lowerHexRpcFetch`, `@bench-bounty/verifier/rpc-answers`; probe37 B-F1: viem
- * matches a log's topic 0 by string, so an RPC writing it in upper case hid the platform's own logs).
+ * matches a log's topic 0 by string, so an RPC writing it in upper case hid the platform's own logs), an
+ * `eth_call` result that is not hex data refused as the RPC's failure (probe38 B-F1: odd hex was read as a
+ * value no contract returned).
  */
 function rpcTransport(config: Pick<ChainConfig, "rpcUrl" | "rpcLimits">): ReturnType<typeof http> {
   const { url, headers } = rpcTransportUrl(config.rpcUrl);
@@ -1714,6 +1716,10 @@ export class ChainGateway {
       // an answer cut off at a bound of RPC_REQUEST_LIMITS: named, never a bare "HTTP request failed"
       const bound = AnswerTooLargeError.find(e) ?? AnswerTimeoutError.find(e);
       if (bound !== undefined) return unreachable(bound.message);
+      // an answer of the wrong shape (an eth_call result that is not hex data, lowerHexRpcFetch; probe38
+      // B-F1): the RPC's failure, in the verifier's words naming the method and the JSON path
+      const shape = RpcAnswerShapeError.find(e);
+      if (shape !== undefined) return unreachable(shape.message);
       // the RPC's own JSON-RPC error answer, in its words and code, never viem's generic advice for the
       // code ("Missing or invalid parameters. Double check you have provided the correct parameters." for a
       // provider's -32000 rate limit: probe31 A-F2); the provider's text may echo the URL's path (a key)

@@ -1032,6 +1032,79 @@ describe("an RPC answer that is no JSON-RPC answer to its call (probe36 V-F7)", 
 });
 
 /**
+ * probe38 B-F1: an `eth_call` answered with odd hex (`"0x123"`) or `""` was read as the contract's "returned
+ * data too short for the function's ABI: not the protocol's contract" (seven facts failed, exit 1), and a
+ * number, an object or a non-hex string failed in viem's words with no JSON path ("An unknown error
+ * occurred", "Invalid byte sequence"). Each is an RPC that cannot be read (exit 3) naming eth_call and
+ * `$[i].result`; a real `"0x"` stays the contract's answer (the probe36 V-F7 test above).
+ */
+describe("an eth_call result that is not hex data (probe38 B-F1)", () => {
+  const results: [string, unknown, string][] = [
+    ["odd hex", "0x123", '"0x123"'],
+    // 65 digits: viem pads odd hex with a leading 0, so this decoded as another bytes32 (a root mismatch)
+    ["odd hex long enough to decode", `0x${"ab".repeat(32)}c`, `"0x${"ab".repeat(32)}c"`],
+    ["an empty string", "", '""'],
+    ["a number", 5, "5"],
+    ["an object", { a: 1 }, '{"a":1}'],
+    ["a string of no hex", "0llo", '"0llo"'],
+    ["hex digits after 0x but not hex", "0xzz", '"0xzz"'],
+  ];
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(
+      chain.rpcUrl,
+      results.map(([, r]) => r),
+    );
+  });
+  afterAll(() => proxy.close());
+
+  it.each(results.map(([what, , json], k) => [what, k, json] as const))(
+    "eth_call answered with %s: cannot read the RPC, naming eth_call and $[i].result",
+    async (_what, k, json) => {
+      const e = await verifyPack({
+        source: packBytes,
+        rpcUrl: `${proxy.origin}/eth_call/${k}`,
+        policy: "onchain",
+        timeoutMs: 5000,
+      }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VerifierNetworkError);
+      const message = (e as Error).message;
+      expect(message).toMatch(
+        /^rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the answer is not a JSON-RPC answer to eth_call \(\$\[\d+\]\.result: is /,
+      );
+      expect(message).toContain(
+        `.result: is ${json}: an eth_call answers hex data ("0x" then an even count of hex digits;`,
+      );
+      expect(message).not.toMatch(
+        /too short|not the protocol's contract|unknown error|Invalid byte sequence/,
+      );
+    },
+  );
+
+  it("the CLI exits 3 for odd hex, not 1 (not the protocol's contract)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "verify-ethcall-hex-")), "pack.json");
+    writeFileSync(file, packBytes);
+    const r = await runCli(["verify", file, "--rpc", `${proxy.origin}/eth_call/0`]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the answer is not a JSON-RPC answer to eth_call \(\$\[\d+\]\.result: is "0x123": /m,
+    );
+    expect(r.stdout).not.toMatch(/not the protocol's contract/);
+  });
+
+  it("an unbatched eth_call answered with odd hex names $.result", async () => {
+    const client = rpcClient(`${proxy.origin}/eth_call/0`, { batch: false, timeoutMs: 5000 });
+    const e = await rpcReader("rpc x")("eth_call", () =>
+      client.call({ to: "0x0000000000000000000000000000000000000001", data: "0x" }),
+    ).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(VerifierNetworkError);
+    expect((e as Error).message).toMatch(
+      /^rpc x: eth_call: the answer is not a JSON-RPC answer to eth_call \(\$\.result: is "0x123": an eth_call answers hex data /,
+    );
+  });
+});
+
+/**
  * probe36 B-F3: a pack whose address or digest is malformed exited 1 offline and with `--rpc` alone, but with
  * `--indexer` the value was put into `creditOf` (exit 3, "cannot read rpc") or an indexer route (`GET
  * /anchors/0`, `GET /anchors/`, `/awards?winner=0x`: exit 2, "check the indexer URL"). The verifier decides

@@ -113,7 +113,7 @@ function allFacts(f: ReturnType<typeof fact>): ChainFacts {
 /**
  * The viem client of an RPC URL: one retry, batched, every answer read within `maxAnswerBytes`
  * and within `timeoutMs` from the request's start to the body's last byte, and checked to answer its
- * request ({@link checkedRpcFetch}: the request's ids, a `result` or an `error`, an `eth_call` result not null).
+ * request ({@link checkedRpcFetch}: the request's ids, a `result` or an `error`, an `eth_call` result hex data).
  */
 export function rpcClient(
   rpcUrl: string,

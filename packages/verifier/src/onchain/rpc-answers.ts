@@ -6,7 +6,7 @@
  * named by its method and the JSON path of the first problem (exit 3), never a property read of the wrong
  * type deep in a fact (exit 4, "internal error"). Every answer's envelope is checked too, as viem reads it
  * ({@link checkedRpcFetch}, probe36 V-F7): the request's `id`, a `result` or an `error`, an `eth_call`
- * result not `null`.
+ * result hex data ({@link ethCallResultProblem}, probe38 B-F1).
  * @packageDocumentation
  */
 import { schemaProblems } from "@bench-bounty/evidence";
@@ -86,8 +86,9 @@ function sentCalls(batch: readonly unknown[]): SentCall[] {
 /**
  * What makes `answer` (the answer at JSON path `at`) no JSON-RPC 2.0 answer to `call`, or null: it has
  * neither a `result` nor an error (viem would read its result as `undefined`), or it answers `eth_call`
- * with a `null` result (an `eth_call` answers DATA, `"0x"` when there is none). viem read both as the
- * contract's "no data" (probe36 V-F7: "not the protocol's contract", exit 1).
+ * with a result that is not hex data ({@link ethCallResultProblem}: `null`, odd hex, `""`, a number...).
+ * viem read the first two as the contract's "no data" (probe36 V-F7: "not the protocol's contract", exit 1),
+ * odd hex as data too short (probe38 B-F1).
  */
 function callAnswerProblem(call: SentCall, answer: unknown, at: string): RpcAnswerShapeError | null {
   const method = typeof call.method === "string" ? call.method : "the call";
@@ -104,12 +105,26 @@ function callAnswerProblem(call: SentCall, answer: unknown, at: string): RpcAnsw
           ? `has no "result" and its "error" is ${quoted(answer.error)} (JSON-RPC 2.0 requires one of them)`
           : `has neither "result" nor "error" (JSON-RPC 2.0 requires one of them)`,
     });
-  if (call.method === "eth_call" && answer.result === null)
-    return new RpcAnswerShapeError(what, {
-      path: `${at}.result`,
-      message: `is null: an eth_call answers hex data ("0x" when the call returns none)`,
-    });
+  if (call.method === "eth_call") {
+    const problem = ethCallResultProblem(answer.result);
+    if (problem !== null) return new RpcAnswerShapeError(what, { path: `${at}.result`, message: problem });
+  }
   return null;
+}
+
+/**
+ * What makes `result` no `eth_call` result, or null: an `eth_call` answers hex data, `0x` then an even
+ * count of hex digits, any case (`0x` alone when the call returns none, which is the contract's answer).
+ * `null`, a number, an object, `""`, an odd count of digits (`0x123`) or a non-hex digit is no answer of
+ * any contract: viem read `null` and `""` as the contract's "no data" (probe36 V-F7) and odd hex as data
+ * too short for the function (probe38 B-F1: "not the protocol's contract", exit 1), or failed in its own
+ * words with no JSON path ("Invalid byte sequence"). The one eth_call result rule of the verifier and the
+ * platform ({@link checkedRpcFetch}, {@link lowerHexRpcFetch}).
+ * @returns what is wrong, as `is <the result as JSON>: an eth_call answers hex data (...)`
+ */
+export function ethCallResultProblem(result: unknown): string | null {
+  if (data.safeParse(result).success) return null;
+  return `is ${quoted(result)}: an eth_call answers hex data ("0x" then an even count of hex digits; "0x" alone when the call returns none)`;
 }
 
 /**
@@ -213,7 +228,8 @@ class CheckedRpcAnswer extends Response {
  * A `fetch` for viem's http transport (`fetchFn`) whose JSON-RPC answers are checked against the request
  * they answer when viem reads them ({@link checkedAnswer}): viem matches no id and reads an answer with
  * neither `result` nor `error` as a result of `undefined`, so an `eth_call` answered so (or with `null`) read
- * as the contract's "no data" (probe36 V-F7: "not the protocol's contract", exit 1). The body is read when
+ * as the contract's "no data" (probe36 V-F7: "not the protocol's contract", exit 1), and odd hex as data too
+ * short (probe38 B-F1). The body is read when
  * viem reads it, after its own timeout has let go (`fetchFn`'s bounds cover the body). An answer that is not
  * http 2xx is returned as it came (viem says its status).
  * @param fetchFn the `fetch` whose answers are checked (the verifier's bounded one)
@@ -248,10 +264,47 @@ function lowerHex<T>(value: T): T {
   return value;
 }
 
-/** A JSON-RPC answer (or a batch's answers) with the hex of each `result` in lower case ({@link lowerHex}). */
-function lowerHexResults(answer: unknown): unknown {
-  if (Array.isArray(answer)) return answer.map(lowerHexResults);
-  return isRecord(answer) && "result" in answer ? { ...answer, result: lowerHex(answer.result) } : answer;
+/**
+ * Which answers to the request `sentBody` answer an `eth_call`: for one call, its answer when the call is an
+ * `eth_call` (viem takes it whatever its id); for a batch, the answers bearing the id of one of its
+ * `eth_call`s. None when `sentBody` is not a request viem sent (not JSON).
+ */
+function ethCallAnswers(sentBody: unknown): (answer: Record<string, unknown>) => boolean {
+  if (typeof sentBody !== "string") return () => false;
+  let sent: unknown;
+  try {
+    sent = JSON.parse(sentBody);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    return () => false;
+  }
+  if (!Array.isArray(sent)) return () => isRecord(sent) && sent.method === "eth_call";
+  const ids = new Set(
+    sentCalls(sent)
+      .filter((c) => c.method === "eth_call")
+      .map((c) => c.id),
+  );
+  return (a) => ids.has(a.id);
+}
+
+/**
+ * A JSON-RPC answer (or a batch's answers) with the hex of each `result` in lower case ({@link lowerHex}).
+ * @param isEthCall whether an answer answers an `eth_call` of the request ({@link ethCallAnswers})
+ * @throws RpcAnswerShapeError when an answer to an `eth_call` of the request, not an error, has a result that
+ *   is not hex data ({@link ethCallResultProblem}), at `$.result` or `$[i].result`
+ */
+function lowerHexResults(answer: unknown, isEthCall: (a: Record<string, unknown>) => boolean): unknown {
+  const one = (a: unknown, at: string): unknown => {
+    if (!isRecord(a) || !("result" in a)) return a;
+    const problem = !a.error && isEthCall(a) ? ethCallResultProblem(a.result) : null;
+    if (problem !== null)
+      throw new RpcAnswerShapeError("a JSON-RPC answer to eth_call", {
+        path: `${at}.result`,
+        message: problem,
+      });
+    return { ...a, result: lowerHex(a.result) };
+  };
+  return Array.isArray(answer) ? answer.map((a, i) => one(a, `$[${i}]`)) : one(answer, "$");
 }
 
 /** An http answer whose `json()` and `text()` read the answer of `res` through {@link lowerHexResults}. */
@@ -259,9 +312,9 @@ class LowerHexRpcAnswer extends Response {
   override readonly json: () => Promise<unknown>;
   override readonly text: () => Promise<string>;
 
-  constructor(res: Response) {
+  constructor(res: Response, isEthCall: (a: Record<string, unknown>) => boolean) {
     super(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-    this.json = async () => lowerHexResults(await res.json());
+    this.json = async () => lowerHexResults(await res.json(), isEthCall);
     this.text = async () => {
       const text = await res.text();
       let answer: unknown;
@@ -272,7 +325,7 @@ class LowerHexRpcAnswer extends Response {
         if (!(e instanceof SyntaxError)) throw e;
         return text;
       }
-      return JSON.stringify(lowerHexResults(answer));
+      return JSON.stringify(lowerHexResults(answer, isEthCall));
     };
   }
 }
@@ -282,13 +335,18 @@ class LowerHexRpcAnswer extends Response {
  * their results (hashes, addresses, topics, data, quantities) in lower case, when viem reads them (probe37
  * B-F1): hex case carries no meaning, but viem's `getContractEvents` and `parseEventLogs` match a log's
  * topic 0 against the lower-case event selector by string, so behind an RPC writing it in upper case the
- * platform found none of its own `Awarded` and `Anchored` logs. An error answer is handed on as it came.
+ * platform found none of its own `Awarded` and `Anchored` logs. An answer to an `eth_call` whose result is
+ * not hex data ({@link ethCallResultProblem}, the verifier's rule) is refused (probe38 B-F1: viem read odd
+ * hex padded with a leading 0, another value than any contract returned). An error answer is handed on as
+ * it came.
  * @param fetchFn the `fetch` whose answers are read so (the platform's bounded one)
+ * @returns a `fetch` whose answer's `json()` / `text()` throws an RpcAnswerShapeError naming eth_call and
+ *   the JSON path of the result (viem wraps it in its `HttpRequestError`; `RpcAnswerShapeError.find` finds it)
  */
 export function lowerHexRpcFetch(fetchFn: typeof fetch): typeof fetch {
   return async (input, init) => {
     const res = await fetchFn(input, init);
-    return res.ok ? new LowerHexRpcAnswer(res) : res;
+    return res.ok ? new LowerHexRpcAnswer(res, ethCallAnswers(init?.body)) : res;
   };
 }
 

@@ -1,0 +1,104 @@
+/**
+ * probe38 B-F1: an `eth_call` answer whose result is not hex data is no contract's answer. viem pads odd
+ * hex with a leading 0, so an `anchorOf` answered with one hex digit too many was read as another anchor
+ * (another block, another kind) with no error; `"0x123"`, `""` and a number failed in viem's words with no
+ * JSON path ("Data size of 2 bytes is too small", "returned no data", "An unknown error occurred"). The
+ * platform's transport refuses each with the verifier's rule (`ethCallResultProblem`): a `chain_error`
+ * naming eth_call and `$.result`. A real `"0x"` stays the contract's "no data".
+ */
+import { anchorRegistryAbi } from "@bench-bounty/contracts";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { encodeFunctionResult, type Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChainGateway } from "../src/chain.js";
+import { PlatformError } from "../src/errors.js";
+
+const REGISTRY = "0x2000000000000000000000000000000000000002";
+const BOUNTY = "0x1000000000000000000000000000000000000001";
+const ANCHORER = "0xabcdef000000000000000000000000000000abcd";
+const DIGEST = `0x${"cd".repeat(32)}` as Hex;
+const KIND = `0x${"ef".repeat(32)}` as Hex;
+
+/** An honest `anchorOf` answer: anchored at block 16 with KIND. */
+const ANCHOR_OF = encodeFunctionResult({
+  abi: anchorRegistryAbi,
+  functionName: "anchorOf",
+  result: [ANCHORER, 16n, 1n, KIND],
+} as never);
+
+/** The eth_call result answered on `/<name>` (the JSON value, as the RPC writes it). */
+const RESULTS: Record<string, unknown> = {
+  honest: ANCHOR_OF,
+  upper: `0x${ANCHOR_OF.slice(2).toUpperCase()}`,
+  oddlong: `${ANCHOR_OF}0`,
+  odd: "0x123",
+  empty: "",
+  num: 5,
+  obj: { a: 1 },
+  nothex: "0llo",
+  nulled: null,
+};
+
+let server: Server;
+let base = "";
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; method: string };
+      const [, name, plain] = (req.url ?? "/").split("/");
+      const result = call.method === "eth_call" ? RESULTS[name!] : null;
+      // on /<name>/plain as text (viem then parses the text itself)
+      res.writeHead(200, { "content-type": plain === "plain" ? "text/plain" : "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const gateway = (path: string): ChainGateway =>
+  ChainGateway.connect({
+    rpcUrl: `${base}${path}`,
+    chainId: 31337,
+    contracts: { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY },
+    readAs: ANCHORER,
+    log: () => undefined,
+  });
+
+describe("an eth_call result that is not hex data (probe38 B-F1)", () => {
+  it.each(["/honest", "/upper", "/honest/plain"])("reads an honest anchorOf answer on %s", async (path) => {
+    expect(await gateway(path).anchorBlocks([DIGEST])).toEqual([{ block: 16, kind: KIND }]);
+  });
+
+  it.each([
+    ["odd hex long enough to decode", "/oddlong", `"${ANCHOR_OF}0"`],
+    ["the same, answered as text/plain", "/oddlong/plain", `"${ANCHOR_OF}0"`],
+    ["odd hex", "/odd", '"0x123"'],
+    ["an empty string", "/empty", '""'],
+    ["a number", "/num", "5"],
+    ["an object", "/obj", '{"a":1}'],
+    ["a string of no hex", "/nothex", '"0llo"'],
+    ["null", "/nulled", "null"],
+  ])("refuses %s as the RPC's failure, naming eth_call and $.result", async (_what, path, json) => {
+    const e = await gateway(path)
+      .anchorBlocks([DIGEST])
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    const err = e as PlatformError;
+    expect(err.code).toBe("chain_error");
+    expect(err.message).toMatch(
+      /^anchorOf failed: the answer is not a JSON-RPC answer to eth_call \(\$\.result: is /,
+    );
+    expect(err.message).toContain(`($.result: is ${json.slice(0, 100)}`);
+    expect(err.message).toMatch(/an eth_call answers hex data .*\(the chain RPC\)$/);
+  });
+});
