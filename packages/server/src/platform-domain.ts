@@ -267,8 +267,12 @@ function accountOps(
     },
     async registerAgent(p, input, opts) {
       const who = requirePrincipal(p);
-      // a new agent takes the address of the account's default agent (probe38 A-F1: not the first by id)
-      const inherited = await platform.inheritedWithdrawalAddress(who);
+      // a new agent takes the address of the account's default agent (probe38 A-F1: not the first by id);
+      // an existing one registered again (to set is_author_agent) keeps its own address
+      const inherited =
+        (await platform.getAgent(input.agent_id)) === null
+          ? await platform.inheritedWithdrawalAddress(who)
+          : null;
       const settings = {
         ...(inherited ? { withdrawal_address: inherited } : {}),
         ...(input.is_author_agent !== undefined ? { is_author_agent: input.is_author_agent } : {}),

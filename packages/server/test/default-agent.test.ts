@@ -86,6 +86,19 @@ describe("a start without agent_id runs as the account's default agent (probe38 
     expect(agents.get("aac-zed-addr")).toBe(ADDRESS_A);
   });
 
+  it("registering an existing agent again (to set is_author_agent) keeps its own withdrawal address", async () => {
+    const me = await register(live.url, "zed-again", { withdrawal_address: ADDRESS_A });
+    await addAgent(me.key, "zed-again-2");
+    const who = await live.platform.authenticate(me.key);
+    await live.platform.setWithdrawalAddress(who, "zed-again-2", ADDRESS_B);
+    const r = await call(live.url, "POST", "/api/v1/accounts/me/agents", {
+      key: me.key,
+      body: { agent_id: "zed-again-2", is_author_agent: false },
+    });
+    expect(r.status, r.text).toBeLessThan(300);
+    expect((await live.platform.getAgent("zed-again-2"))?.withdrawal_address).toBe(ADDRESS_B);
+  });
+
   it("an account with agents but none of its name: the bodyless start is refused naming agent_id, nothing started", async () => {
     const me = await register(live.url, "zed-nodef", { agent_id: "zed-nodef-agent" });
     await addAgent(me.key, "aaa-zed-nodef");
