@@ -388,8 +388,8 @@ async function execute(
   agent: AgentSpec,
   opts: RunnerOptions,
 ): Promise<RunnerResult> {
-  const tasks = await backend.tasks(cp.run_id);
-  const stored = await backend.answeredOrdinals(cp.run_id);
+  const tasks = await resumable(cp, () => backend.tasks(cp.run_id));
+  const stored = await resumable(cp, () => backend.answeredOrdinals(cp.run_id));
   for (const o of stored) if (!cp.outcomes[o]) cp.outcomes[o] = { ordinal: o, status: "answered" };
   const todo = tasks.filter((t) => !cp.outcomes[t.ordinal]);
   const total = tasks.length;
@@ -533,7 +533,7 @@ async function execute(
   const complete = tasks.every((t) => cp.outcomes[t.ordinal]);
   let finalized: FinalizeResult | null = null;
   if (complete && opts.finalize !== false)
-    finalized = await backend.finalize(cp.run_id, finalizeOptionsOf(opts));
+    finalized = await resumable(cp, () => backend.finalize(cp.run_id, finalizeOptionsOf(opts)));
   return runResultOf(backend, cp, tasks, { interrupted: !complete, finalized, closed: null });
 }
 
@@ -580,6 +580,29 @@ function interruption(cp: Checkpoint, e: PlatformError): PlatformError {
       `once the cause is gone, resume it (resume ${cp.run_id})`,
     { ...e.details, run_id: cp.run_id, attempt: cp.attempt, attempt_used: false },
   );
+}
+
+/** Codes of a failure that says nothing of the run (the server or chain unreachable or busy): it may be resumed. */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  "network_error",
+  "server_busy",
+  "request_timeout",
+  "chain_error",
+]);
+
+/**
+ * Runs a read or the finalize of a run whose checkpoint is saved, outside a submit: a transient failure
+ * ({@link TRANSIENT_CODES}) becomes an {@link interruption} (the run stays in progress, resumable: the CLI
+ * prints its `resume` line), as a submit's does; any other refusal is thrown as it is.
+ * @throws PlatformError the interruption, or the refusal unchanged
+ */
+async function resumable<T>(cp: Checkpoint, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof PlatformError && TRANSIENT_CODES.has(e.code)) throw interruption(cp, e);
+    throw e;
+  }
 }
 
 /**

@@ -23,7 +23,10 @@ export const RegisterBody = z
       .min(1)
       .max(64)
       .optional()
-      .openapi({ description: "id of the account's first agent (default: the account's name, which makes it the default agent; another id leaves the account without a default agent, so its starts must name agent_id)" }),
+      .openapi({
+        description:
+          "id of the account's first agent (default: the account's name, which makes it the default agent; another id leaves the account without a default agent, so its starts must name agent_id)",
+      }),
     withdrawal_address: z
       .string()
       .nullable()

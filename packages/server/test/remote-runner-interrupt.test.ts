@@ -35,6 +35,8 @@ const busy = () =>
 
 /** A proxy to the live server that cuts the connection of the submissions `cut` names (a network error). */
 let cut: (n: number) => boolean = () => false;
+/** Cuts the connection of every finalize while true (a network error outside the submissions). */
+let cutFinalize = false;
 let proxied = 0;
 let proxy: Server;
 let proxyUrl: string;
@@ -45,7 +47,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      if (req.method === "POST" && req.url!.endsWith("/submissions") && cut(proxied++)) {
+      if (
+        req.method === "POST" &&
+        ((req.url!.endsWith("/submissions") && cut(proxied++)) ||
+          (req.url!.endsWith("/finalize") && cutFinalize))
+      ) {
         req.socket.destroy();
         return;
       }
@@ -139,6 +145,23 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
     cut = (n) => n === 3;
     const { r, me, env } = await run(proxyUrl, "net-cut");
     cut = () => false;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/network_error/);
+    expect(r.stderr).toMatch(
+      /stays in progress \(attempt 1 is not used up\); once the cause is gone, resume it:\n/,
+    );
+    const { line, runId } = resumeLine(r.stderr);
+    const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
+    expect(before.json.status).toBe("in_progress");
+    const resumed = await runCli(line.split(" ").slice(1), env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
+  });
+
+  it("a network error at the final finalize: exit 1 with the resume line, and the pasted line finalizes the run", async () => {
+    cutFinalize = true;
+    const { r, me, env } = await run(proxyUrl, "net-cut-finalize");
+    cutFinalize = false;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/network_error/);
     expect(r.stderr).toMatch(
