@@ -28,6 +28,7 @@ import {
   type Limits,
 } from "./middleware/limits.js";
 import { MCP_PATH, mountMcp, rpcRefusal, SERVER_ERROR } from "./mcp/endpoint.js";
+import { closeOnUnreadBody } from "./node-body.js";
 import { readQuery, strictQuery } from "./query.js";
 import { publicReads } from "./public-reads.js";
 import { accountRoutes } from "./routes/accounts.js";
@@ -418,6 +419,8 @@ export function createApp(opts: AppOptions): OpenAPIHono<AppEnv> {
   // Anonymous leaderboard reads first: the same answer as the route, without the chain (public-reads.ts).
   const early = publicReads(opts.domain, limiter, opts.log ?? logUnexpected, limits.answerBytesPerToken);
   const chain = app.fetch;
-  app.fetch = async (req, env, ctx) => (await early(req, env)) ?? chain(req, env, ctx);
+  // Every answer of the node server: an unread large body closes the connection (node-body.ts).
+  app.fetch = async (req, env, ctx) =>
+    closeOnUnreadBody(env, (await early(req, env)) ?? (await chain(req, env, ctx)));
   return app;
 }

@@ -6,6 +6,8 @@
  * forwarded request) reads the web body stream. Either way the bytes are counted as they come: the
  * read stops at the request's limit ({@link BodyBudget}, set by the app's body-limit middleware, and
  * the route's own), a body without a declared length reserves its bytes in flight as they come, and a client closing mid-body is `request_aborted`, never an unexpected error.
+ * A body nobody reads (a GET's or HEAD's, or any route's that takes none, or one refused before it
+ * is read) is bounded too: {@link closeOnUnreadBody} closes the connection after the answer (probe38 A-N2).
  */
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
@@ -14,7 +16,8 @@ import { EdgeError } from "./errors.js";
 
 /**
  * What the body of one request may take, set by the app's body-limit middleware (`limitBodies`) on
- * every request but GET and HEAD, and read by {@link bodyBytes}.
+ * every request but GET and HEAD, and read by {@link bodyBytes}. A body nobody reads (GET, HEAD, a
+ * route that takes none) is bounded by {@link closeOnUnreadBody} instead.
  */
 export interface BodyBudget {
   /** The most bytes of the body for this route and caller (the app's limits; a route may have a lower one). */
@@ -155,4 +158,52 @@ export async function bodyBytes(c: Context<AppEnv>, routeLimitBytes = Infinity):
   // Hono keeps the promise of each read body there (its type says the value).
   cache.arrayBuffer = read;
   return new Uint8Array(await read);
+}
+
+/**
+ * The most bytes of a request body nobody read that the connection may still drain after its answer
+ * (16 KiB, Node's buffer of one request): Node reads and drops an unread body so the connection can
+ * carry the next request, whatever its size, until the 60 s request deadline.
+ */
+export const UNREAD_BODY_BYTES = 16 * 1024;
+
+/**
+ * Whether the answer to a node request must close its connection because its body was not read and
+ * may be large: it is not all in (Node has not parsed its end) and it declares a `Content-Length` over
+ * {@link UNREAD_BODY_BYTES} or is chunked (no declared length: it may stream any amount). A body a
+ * handler read whole, or a small one, leaves the connection open.
+ */
+function unreadBodyTooLarge(incoming: IncomingMessage): boolean {
+  if (incoming.complete) return false;
+  if (incoming.headers["transfer-encoding"] !== undefined) return true;
+  const declared = Number(incoming.headers["content-length"] ?? "0");
+  return !(declared <= UNREAD_BODY_BYTES); // NaN (Node refuses a malformed one first) closes too
+}
+
+/**
+ * The answer to a request, saying `Connection: close` when its body was not read and may be large
+ * ({@link unreadBodyTooLarge}: a GET or HEAD with a body, a route that takes none, a refusal before the
+ * body was read): Node then closes the socket once the answer is written instead of reading and
+ * dropping the rest of the body (probe38 A-N2: a GET declaring 1 GB was answered at once and its
+ * 400 MiB then drained for 4 s; a one-byte-a-second trickle held the socket 60 s). Node stops reading
+ * an unread body from the socket once its 16 KiB buffer is full, so at most about that much is read.
+ * One rule for every method and route, the anonymous fast path's answers included (`app.ts` calls it
+ * on every answer of the node server); a request not served by Node (`app.request`) is answered as is.
+ * @param env the request's env (`{ incoming }` under `@hono/node-server`)
+ * @param res the answer built for it
+ * @returns `res`, with `Connection: close` when it must close (a copy when its headers are immutable)
+ */
+export function closeOnUnreadBody(env: unknown, res: Response): Response {
+  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming === undefined || !unreadBodyTooLarge(incoming)) return res;
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch (e) {
+    // a Response whose headers are immutable (Response.redirect, a fetched one): answered as a copy
+    if (!(e instanceof TypeError)) throw e;
+    const headers = new Headers(res.headers);
+    headers.set("connection", "close");
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
 }

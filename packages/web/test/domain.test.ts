@@ -361,6 +361,10 @@ describe("commands", () => {
     expect(c.script[4]!.command).toBe(
       "curl -sSL https://bench.example/api/v1/scripts/run-benchmark.sh | sh -s -- https://bench.example start my-bench",
     );
+    // probe38 A-N1: the script's submit finalizes at once: its title says so (it read as the REST submissions step)
+    expect(c.script[5]!.title).toContain(
+      "submit = submit ALL your answers and finalize the run (uses up the attempt)",
+    );
     expect(shQuote("it's")).toBe(`'it'\\''s'`);
     expect(verifyCommand({})).toBe("npx pnpm@12.4.2 exec bench-bounty verify pack.json --policy offline");
     expect(verifyCommand({ rpcUrl: "http://127.0.0.1:8545", indexerUrl: "http://127.0.0.1:42069" })).toBe(

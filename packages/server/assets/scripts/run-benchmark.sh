@@ -13,8 +13,12 @@
 #       (at registration, or on the account of BENCH_BOUNTY_API_KEY) before opening the run;
 #       without a key and without it, start on such a service is exit 2, nothing registered.
 #   sh run-benchmark.sh BASE_URL submit RUN_ID ANSWERS_JSON
-#       ANSWERS_JSON is '[{"ordinal":0,"answer_text":"..."}]'. Submits, finalizes, prints the
-#       score JSON, then the benchmark's leaderboard JSON. Needs a key of the account that started the run.
+#       submit = submit ALL your answers and finalize the run (uses up the attempt): one call per
+#       attempt, every answer in it (a task left out scores zero). ANSWERS_JSON is
+#       '[{"ordinal":0,"answer_text":"..."}]'. Submits, finalizes, prints the score JSON, then the
+#       benchmark's leaderboard JSON. Needs a key of the account that started the run.
+#   sh run-benchmark.sh --help
+#       Prints the usage on stdout (exit 0).
 #
 # Exit status: 0 done, 1 the server refused (its JSON error is printed on stderr) or answered a
 # value this script will not use, 2 bad usage or a setting start needs is missing (the withdrawal
@@ -24,11 +28,22 @@
 # refused before it is used or printed, so a server cannot set curl options (output = PATH ...).
 set -eu
 
+usage_text() {
+  echo "usage: sh run-benchmark.sh BASE_URL start SLUG"
+  echo "       sh run-benchmark.sh BASE_URL submit RUN_ID ANSWERS_JSON"
+  echo "start opens a run and prints its JSON (run.id, tasks); without BENCH_BOUNTY_API_KEY it registers an account and prints its key"
+  echo "submit = submit ALL your answers and finalize the run (uses up the attempt): ANSWERS_JSON is every answer,"
+  echo "  '[{\"ordinal\":0,\"answer_text\":\"...\"}, ...]'; it prints the score, then the leaderboard"
+}
+
 usage() {
-  echo "usage: sh run-benchmark.sh BASE_URL start SLUG" >&2
-  echo "       sh run-benchmark.sh BASE_URL submit RUN_ID ANSWERS_JSON" >&2
+  usage_text >&2
   exit 2
 }
+
+case "${1:-}" in
+  -h | --help) usage_text; exit 0 ;;
+esac
 
 NL='
 '

@@ -468,9 +468,10 @@ function bodyTooLarge(maxBytes: number, hint = ""): () => never {
 const DATASET_PATH = /^\/api\/v1\/datasets(\/validate)?$/;
 
 /**
- * The body limits of every request but GET and HEAD (they carry none): the most bytes of its body
- * (the `BodyBudget` every body read honours while streaming, `node-body.ts`), checked from a
- * declared `Content-Length` before anything is read, and the bytes it holds in flight.
+ * The body limits of every request but GET and HEAD (no route reads theirs: a body they carry, as
+ * any body nobody reads, is bounded by `closeOnUnreadBody` in `node-body.ts`, probe38 A-N2): the most
+ * bytes of its body (the `BodyBudget` every body read honours while streaming, `node-body.ts`),
+ * checked from a declared `Content-Length` before anything is read, and the bytes it holds in flight.
  * - The limit: {@link Limits.bodyBytes}; on the dataset paths {@link Limits.datasetBodyBytes} for a
  *   caller with a key (anonymous: the ordinary limit, the 413 saying a key lifts it); on the MCP
  *   endpoints the caller's ({@link mcpBodyLimits}: 64 KiB without a key), refused there as JSON-RPC

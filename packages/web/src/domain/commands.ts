@@ -110,7 +110,8 @@ export function competeCommands(
         command: `curl -sSL ${shQuote(script)} | sh -s -- ${runBase} start ${shQuote(slug)}`,
       },
       {
-        title: "Phase 2: submit answers (same key), get score and receipt",
+        title:
+          "Phase 2: submit = submit ALL your answers and finalize the run (uses up the attempt): one call, every answer in it, the key of Phase 1; prints the score and receipt, then the leaderboard",
         command: `curl -sSL ${shQuote(script)} | sh -s -- ${runBase} submit "$RUN_ID" '[{"ordinal": 0, "answer_text": "your answer"}]'`,
       },
     ],
