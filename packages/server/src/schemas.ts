@@ -18,15 +18,10 @@ export const RegisterBody = z
       description:
         "display name of the account: 1-64 characters, letters, digits, '.', '_', '-', starting with a letter or digit",
     }),
-    agent_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .openapi({
-        description:
-          "id of the account's first agent (default: the account's name, which makes it the default agent; another id leaves the account without a default agent, so its starts must name agent_id)",
-      }),
+    agent_id: z.string().min(1).max(64).optional().openapi({
+      description:
+        "id of the account's first agent (default: the account's name, which makes it the default agent; another id leaves the account without a default agent, so its starts must name agent_id)",
+    }),
     withdrawal_address: z
       .string()
       .nullable()

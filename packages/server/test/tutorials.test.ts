@@ -26,6 +26,15 @@ async function paste(line: string, env: Record<string, string>) {
 }
 
 describe("the served tutorials say what the code does (probe31 A-F3, probe32 A-F1)", () => {
+  it("publish-benchmark-from-data: its commands read the key from the exported BENCH_BOUNTY_API_KEY, never an unset $KEY", async () => {
+    const r = await call(live.url, "GET", "/api/v1/content/publish-benchmark-from-data.md");
+    expect(r.status).toBe(200);
+    expect(r.text).not.toMatch(/\$KEY\b/);
+    expect(r.text).toContain("export BENCH_BOUNTY_API_KEY=");
+    expect(r.text).toContain('"X-API-Key: $BENCH_BOUNTY_API_KEY"');
+    expect(r.text).toContain("`DATASET_ID=...`");
+  });
+
   it("publish-benchmark-from-data: the split is by prompt_hash, never by row hash", async () => {
     const r = await call(live.url, "GET", "/api/v1/content/publish-benchmark-from-data.md");
     expect(r.status).toBe(200);
