@@ -362,9 +362,12 @@ describe("commands", () => {
       "curl -sSL https://bench.example/api/v1/scripts/run-benchmark.sh | sh -s -- https://bench.example start my-bench",
     );
     // probe38 A-N1: the script's submit finalizes at once: its title says so (it read as the REST submissions step)
-    expect(c.script[5]!.title).toContain(
+    // the key and run id Phase 1 printed are set before Phase 2 uses them (d38's note: no step set them)
+    expect(c.script[5]!.command).toBe("export BENCH_BOUNTY_API_KEY=...; RUN_ID=...");
+    expect(c.script[6]!.title).toContain(
       "submit = submit ALL your answers and finalize the run (uses up the attempt)",
     );
+    expect(c.script[6]!.command).toContain('submit "$RUN_ID"');
     expect(shQuote("it's")).toBe(`'it'\\''s'`);
     expect(verifyCommand({})).toBe("npx pnpm@12.4.2 exec bench-bounty verify pack.json --policy offline");
     expect(verifyCommand({ rpcUrl: "http://127.0.0.1:8545", indexerUrl: "http://127.0.0.1:42069" })).toBe(
@@ -408,7 +411,7 @@ describe("commands", () => {
       expect(c.script[4]!.command).toBe(
         'curl -sSL https://bench.example/api/v1/scripts/run-benchmark.sh | sh -s -- "$MAIN" start my-bench',
       );
-      expect(c.script[5]!.command).toMatch(/ \| sh -s -- "\$MAIN" submit "\$RUN_ID" /);
+      expect(c.script[6]!.command).toMatch(/ \| sh -s -- "\$MAIN" submit "\$RUN_ID" /);
     }
     // a server that takes every step: nothing at $MAIN
     expect(competeAtMainOf(null)).toBeNull();

@@ -111,6 +111,11 @@ export function competeCommands(
       },
       {
         title:
+          "Between the phases: the key Phase 1 printed on stderr (when it registered an account) and run.id of its JSON",
+        command: "export BENCH_BOUNTY_API_KEY=...; RUN_ID=...",
+      },
+      {
+        title:
           "Phase 2: submit = submit ALL your answers and finalize the run (uses up the attempt): one call, every answer in it, the key of Phase 1; prints the score and receipt, then the leaderboard",
         command: `curl -sSL ${shQuote(script)} | sh -s -- ${runBase} submit "$RUN_ID" '[{"ordinal": 0, "answer_text": "your answer"}]'`,
       },
