@@ -71,14 +71,18 @@ export function readTermFlags(flags: TermFlags): Omit<UncheckedTerms, "pool"> {
  * (the one rule is @bench-bounty/evidence's `checkBountyTerms`): a positive
  * pool, a threshold in 0..10000 bps, `closesAt` after chain time,
  * `awardDeadline` after `closesAt`, splits of 1..8 places, each > 0,
- * non-increasing, summing to 10000 bps.
+ * non-increasing, summing to 10000 bps. Terms that pass with an award window the bench-bounty service
+ * refuses to attach are warned about on stderr, not refused ({@link warnShortAwardWindow}).
  * @param now chain time (latest block), unix seconds
  * @returns the terms with validated splits
  * @throws TaskError naming the flag of the first rule broken
  */
 export function validateBountyTerms(terms: UncheckedTerms, now: bigint): BountyTerms {
   const check = evidence().checkBountyTerms(terms, { now, splitsPath: "--splits" });
-  if (check.ok) return check.terms;
+  if (check.ok) {
+    warnShortAwardWindow(check.terms.closesAt, check.terms.awardDeadline);
+    return check.terms;
+  }
   const { rule, splitsError } = check.violation;
   switch (rule) {
     case "pool_not_positive":
@@ -103,4 +107,21 @@ export function validateBountyTerms(terms: UncheckedTerms, now: bigint): BountyT
         `Bad splits: ${describeError(splitsError)} (1..8 places, each > 0, non-increasing, summing to 10000).`,
       );
   }
+}
+
+/**
+ * The warning `bounty:lock` prints on stderr for an award window (`awardDeadline - closesAt`, seconds)
+ * under `MIN_AWARD_WINDOW_SECONDS` of @bench-bounty/evidence (3600 s): the contract takes it, the
+ * bench-bounty service refuses to attach it (`award_window_too_short`, probe38 C-F1), since it could not
+ * award it in time. Said, not refused: a bounty locked for another awarder may want it.
+ * @param closesAt, awardDeadline unix seconds (checked terms)
+ * @returns the warning printed, or null when the window is long enough
+ */
+export function warnShortAwardWindow(closesAt: bigint, awardDeadline: bigint): string | null {
+  const minimum = BigInt(evidence().MIN_AWARD_WINDOW_SECONDS);
+  const window = awardDeadline - closesAt;
+  if (window >= minimum) return null;
+  const text = `Warning: the award window (${window} s from --closes-at to --award-deadline) is shorter than ${minimum} s: the bench-bounty service refuses to attach this bounty (award_window_too_short), since it could not award it in time. For a service prize, set --award-deadline at least ${minimum} s after --closes-at.`;
+  console.warn(text);
+  return text;
 }

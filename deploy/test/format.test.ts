@@ -9,6 +9,7 @@ import { expect } from "chai";
 import { TaskError, isoTime } from "../lib/errors";
 import { awardClaimNotes } from "../lib/claim-notes";
 import { baseUnits, formatAmount, isoSeconds, parseBountyId, parseTime } from "../lib/format";
+import { validateBountyTerms } from "../lib/terms";
 
 describe("times of the tasks", function () {
   it("parseTime refuses a time past the year 9999, naming the flag: the bound of `bench-bounty lock` too (probe25 B-F7)", function () {
@@ -129,5 +130,31 @@ describe("bounty:status's next line at the window's edges (probe31 C-F5)", funct
     expect(fundedNext(closesAt, deadline, deadline + 1n)).to.equal(
       "Funded, but the award deadline has passed: the author can take the pool back (bounty:reclaim).",
     );
+  });
+});
+
+describe("bounty:lock's terms and the service's award window (probe38 C-F1)", function () {
+  it("locks a window under 3600 s with a warning on stderr that the service refuses to attach it; none at 3600 s", function () {
+    const warned: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args);
+    try {
+      const terms = (window: bigint) => ({
+        pool: 1n,
+        thresholdBps: 0,
+        closesAt: 2_000_000_000n,
+        awardDeadline: 2_000_000_000n + window,
+        splitsBps: [10000],
+      });
+      expect(validateBountyTerms(terms(1n), 1_000_000_000n).awardDeadline).to.equal(2_000_000_001n);
+      expect(warned).to.have.length(1);
+      expect(String(warned[0]![0])).to.match(
+        /^Warning: the award window \(1 s from --closes-at to --award-deadline\) is shorter than 3600 s: the bench-bounty service refuses to attach this bounty \(award_window_too_short\)/,
+      );
+      validateBountyTerms(terms(3600n), 1_000_000_000n);
+      expect(warned).to.have.length(1);
+    } finally {
+      console.warn = warn;
+    }
   });
 });

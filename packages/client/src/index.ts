@@ -563,6 +563,12 @@ export class BenchBountyClient {
   publish(datasetId: string, options: Record<string, unknown>): Promise<BenchmarkDetail & PublishResult> {
     return this.request("POST", `/api/v1/datasets/${enc(datasetId)}/benchmark`, options);
   }
+  /**
+   * Attaches an on-chain bounty to the benchmark (`POST /benchmarks/:slug/bounty`): its author, or the
+   * operator naming the bounty's on-chain `author` (required of anyone but the benchmark's author: 422
+   * naming `author` without it, 409 `bounty_mismatch` for another address). A bounty whose award window
+   * is under 3600 s is refused 422 `award_window_too_short` (probe38 C-F1).
+   */
   attachBounty(
     slug: string,
     input: { bounty_id: string; author?: string; pool_base_units?: string },

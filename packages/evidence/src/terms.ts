@@ -23,6 +23,17 @@ export type UncheckedBountyTerms = Omit<BountyTerms, "splitsBps"> & { splitsBps:
 /** The largest pool `createBounty` takes: its `uint256` (2^256 - 1 base units). */
 export const MAX_POOL_BASE_UNITS = 2n ** 256n - 1n;
 
+/**
+ * The shortest award window (`awardDeadline - closesAt`, seconds) the bench-bounty service locks or
+ * attaches: one hour (probe38 C-F1). The service awards after the close (the final board, the evidence
+ * pack, the `award` transaction and its confirmation); with a shorter window a bounty would show
+ * competitors a locked prize the service could never award, and its author would reclaim the pool after
+ * every run was graded on the private set. Not a contract rule: `createBounty` takes any window after
+ * `closesAt` ({@link checkBountyTerms} does not ask this); the platform refuses a shorter one
+ * (`award_window_too_short`) and the deploy task `bounty:lock` warns that the service will refuse it.
+ */
+export const MIN_AWARD_WINDOW_SECONDS = 3600;
+
 /** Which rule a term breaks, in the order {@link checkBountyTerms} checks them. */
 export type BountyTermsRule =
   /** `pool` is 0 or less. */

@@ -470,7 +470,11 @@ function readOnlyRefusal(what: string, address: string): PlatformError {
   );
 }
 
-function signerAccount(key: Hex, field: string): PrivateKeyAccount {
+/**
+ * The account of a private key given as option `field`.
+ * @throws PlatformError `invalid_option` (`details.field`) for a value that is not a private key (never printed)
+ */
+export function signerAccount(key: Hex, field: string): PrivateKeyAccount {
   const problem = privateKeyProblem(key);
   if (problem !== null)
     throw new PlatformError(

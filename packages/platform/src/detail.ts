@@ -39,8 +39,14 @@ export interface PrizeFacts {
   /** One of the seed's three renders. */
   prize: string;
   bounty_status: string | null;
-  /** Unix seconds. */
+  /** Unix seconds: the bounty's on-chain `closesAt` (the benchmark's close), or null without a bounty. */
   prize_closes_at: number | null;
+  /**
+   * Unix seconds: the bounty's on-chain `awardDeadline`, the last moment the service may award (after it
+   * the author may reclaim the pool; SPEC 1.1), or null without a bounty (probe38 C-F1: a competitor could
+   * not see it).
+   */
+  prize_award_deadline: number | null;
   prize_contract: string | null;
   /**
    * True only when the pool was checked on-chain for this read (funded, and as attached): the chain's
@@ -77,6 +83,7 @@ function prizeFacts(b: BenchmarkRecord, verified: CheckedPrize | null): PrizeFac
       prize: "--",
       bounty_status: null,
       prize_closes_at: null,
+      prize_award_deadline: null,
       prize_contract: null,
       prize_verified: false,
       prize_checked_on_chain: false,
@@ -90,6 +97,7 @@ function prizeFacts(b: BenchmarkRecord, verified: CheckedPrize | null): PrizeFac
     prize: locked ? `Prize: ${usdc} USDC, locked at ${bounty.bounty_contract}` : `Prize: ${usdc} USDC`,
     bounty_status: verified?.status ?? bounty.status,
     prize_closes_at: bounty.closes_at,
+    prize_award_deadline: bounty.award_deadline,
     prize_contract: bounty.bounty_contract,
     prize_verified: locked,
     prize_checked_on_chain: verified !== null,

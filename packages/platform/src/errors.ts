@@ -37,6 +37,7 @@ export type PlatformErrorCode =
   | "bounty_exists"
   | "bounty_attached"
   | "invalid_bounty"
+  | "award_window_too_short"
   | "award_not_allowed"
   | "winner_without_withdrawal_address"
   | "withdrawal_address_required"

@@ -776,7 +776,11 @@ export class Platform {
   lockBounty(p: Principal, slug: string, opts: LockOptions): Promise<AttachedBounty> {
     return lockBounty(this.ctx, p, slug, opts);
   }
-  /** Attaches an on-chain bounty after checking root, leaf count and the declared author and pool. */
+  /**
+   * Attaches an on-chain bounty after checking root, leaf count, the declared author and pool (the author
+   * is required of a caller other than the benchmark's author) and an award window of at least
+   * `MIN_AWARD_WINDOW_SECONDS` (probe38 C-F1).
+   */
   async attachBounty(
     p: Principal,
     slug: string,

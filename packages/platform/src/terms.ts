@@ -6,6 +6,7 @@
 import {
   checkBountyTerms,
   MAX_POOL_BASE_UNITS,
+  MIN_AWARD_WINDOW_SECONDS,
   type BountyTerms,
   type UncheckedBountyTerms,
 } from "@bench-bounty/evidence";
@@ -53,6 +54,32 @@ export function assertBountyTerms(terms: UncheckedBountyTerms, now?: bigint): Bo
     case "bad_splits":
       return refuse("splits_bps", splitsError?.message ?? "bad splits_bps");
   }
+}
+
+/**
+ * The platform's award-window rule (probe38 C-F1): a bounty's window (`award_deadline - closes_at`) of at
+ * least `MIN_AWARD_WINDOW_SECONDS` of `@bench-bounty/evidence` (3600 s), the time the service needs to
+ * award after the close; checked by a lock before anything
+ * is sent and by an attach before anything is stored. Times in unix seconds.
+ * @param what the bounty the message names (`lock`, `bounty 7`)
+ * @throws PlatformError `award_window_too_short` with `details: {award_window_seconds, minimum_seconds,
+ *   closes_at, award_deadline}` (numbers when they fit exactly, else decimal strings)
+ */
+export function assertAwardWindow(closesAt: bigint, awardDeadline: bigint, what: string): void {
+  const window = awardDeadline - closesAt;
+  if (window >= BigInt(MIN_AWARD_WINDOW_SECONDS)) return;
+  const shown = (v: bigint): number | string =>
+    v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  throw new PlatformError(
+    "award_window_too_short",
+    `${what}: the award window (award_deadline ${awardDeadline} - closes_at ${closesAt}) is ${window} s, shorter than the ${MIN_AWARD_WINDOW_SECONDS} s the service needs to award after the close: no award could be made and the author could reclaim the pool`,
+    {
+      award_window_seconds: shown(window),
+      minimum_seconds: MIN_AWARD_WINDOW_SECONDS,
+      closes_at: shown(closesAt),
+      award_deadline: shown(awardDeadline),
+    },
+  );
 }
 
 /** What the service accepts as an attached bounty's token and awarder (the chain configuration). */
@@ -107,9 +134,10 @@ export function assertServiceParties(
 /**
  * Checks a bounty read on-chain before it is attached (SPEC 1.1): token and awarder per
  * {@link assertServiceParties}; its terms by the one terms rule ({@link assertBountyTerms}, without
- * chain time: an attach may be retried after the close); and times the detail can show exactly
- * (unix seconds up to 2^53 - 1).
- * @throws PlatformError `invalid_bounty` with `details: {field, expected?, actual}`
+ * chain time: an attach may be retried after the close); times the detail can show exactly
+ * (unix seconds up to 2^53 - 1); and an award window the service can award in ({@link assertAwardWindow}).
+ * @throws PlatformError `invalid_bounty` with `details: {field, expected?, actual}`;
+ *   `award_window_too_short` ({@link assertAwardWindow})
  */
 export function assertAttachableBounty(
   parties: ServiceBountyParties,
@@ -144,6 +172,7 @@ export function assertAttachableBounty(
         `${what}: ${field} ${v} is beyond ${Number.MAX_SAFE_INTEGER} unix seconds, which the detail cannot show exactly`,
         { field, expected: `at most ${Number.MAX_SAFE_INTEGER}`, actual: v.toString() },
       );
+  assertAwardWindow(b.closesAt, b.awardDeadline, what);
 }
 
 function onChainTerm(b: AttachableBountyFacts, field: string): unknown {

@@ -118,6 +118,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   invalid_gold: 422,
   invalid_slug: 422,
   invalid_bounty: 422,
+  // a bounty whose award window is shorter than the service can award in (probe38 C-F1)
+  award_window_too_short: 422,
   invalid_answers: 422,
   invalid_withdrawal_address: 422,
   invalid_utf8: 422,

@@ -185,7 +185,9 @@ export const BountyBody = z
         description: "the bounty id, 1 to 2^256-1: a decimal string (or a JSON number up to 2^53-1)",
       }),
     // the address rule of every address here, refused 422 before any chain read (probe29 A-F6)
-    author: address("the author address that locked it (checked on-chain)").optional(),
+    author: address(
+      "the author address that locked it (checked on-chain); required unless the caller is the benchmark's author (the operator names it: probe38 C-F1)",
+    ).optional(),
     pool_base_units: z
       .string()
       .regex(/^[1-9][0-9]*$/, "a whole number >= 1 in decimal digits, no leading zero (as bounty_id)")

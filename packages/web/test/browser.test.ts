@@ -308,6 +308,10 @@ describe.skipIf(!hasChromium)("web app in Chromium", () => {
     expect(await page.getAttribute("[data-prize]", "data-prize")).toBe("locked");
     // the locked render carries its own "Prize: " label: the page does not add a second one
     expect(await page.textContent('[data-field="prize"]')).toMatch(/^Prize: 12\.345679 USDC, locked at 0x/);
+    // probe38 C-F1: the award deadline is shown (after it an unawarded pool goes back to its author)
+    expect(await page.textContent('[data-field="prize_times"]')).toBe(
+      "Closes 2026-03-02T10:00:00.000Z; award deadline 2026-03-09T10:00:00.000Z (unawarded by then, the author may reclaim the pool)",
+    );
     expect(await page.textContent('[data-field="time_budget"]')).toBe("600 s (10.0 min)");
     expect(await page.textContent('[data-field="speed_weight"]')).toBe("0.3");
     const cmds = await page.$$eval("#how-to-compete pre", (ps) => ps.map((p) => p.textContent ?? ""));

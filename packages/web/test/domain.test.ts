@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { formatInterval, wilsonInterval } from "../src/domain/wilson.js";
-import { classifyPrize, prizeRenderOf } from "../src/domain/prize.js";
+import { classifyPrize, prizeRenderOf, prizeTimesText } from "../src/domain/prize.js";
 import { formatUsdc, usdcFromBaseUnits } from "../src/domain/usdc.js";
 import { addressUrl, chainViewOf, txUrl } from "../src/domain/explorer.js";
 import { applyFilters, filterOptions, NO_FILTERS } from "../src/domain/filters.js";
@@ -66,6 +66,18 @@ describe("prize renders", () => {
     });
     expect(classifyPrize(undefined, null, null).kind).toBe("none");
   });
+  // probe38 C-F1: the detail page showed no award deadline (a 1-second window read as a locked prize)
+  it("shows the prize's close and award deadline as the API sends them (prize_award_deadline)", () => {
+    expect(prizeTimesText({ prize_closes_at: 1_796_669_119, prize_award_deadline: 1_796_672_719 })).toBe(
+      "Closes 2026-12-07T18:45:19.000Z; award deadline 2026-12-07T19:45:19.000Z (unawarded by then, the author may reclaim the pool)",
+    );
+    expect(prizeTimesText({ prize_award_deadline: 1_796_672_719 })).toBe(
+      "Award deadline 2026-12-07T19:45:19.000Z (unawarded by then, the author may reclaim the pool)",
+    );
+    expect(prizeTimesText({ prize_closes_at: null, prize_award_deadline: null })).toBeNull();
+    expect(prizeTimesText({})).toBeNull();
+  });
+
   // probe37 B-F9: the web parsed the display string, and the API's "Prize: 100 USDC" read as no pool
   it("reads the API's structured prize facts first: never locked unless this read verified it", () => {
     const addr = "0x" + "5e".repeat(20);

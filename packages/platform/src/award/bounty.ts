@@ -5,17 +5,18 @@ import { addressForm } from "@bench-bounty/contracts";
 import type { Hex } from "@bench-bounty/evidence";
 import type { Address } from "viem";
 import type { AttachedBounty, BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
-import type { OnChainBounty } from "../chain.js";
+import { signerAccount, type OnChainBounty } from "../chain.js";
 import { PlatformError } from "../errors.js";
 import { anchorCommitment, getBenchmark } from "../publish.js";
 import { shownDigest, withheldDigests } from "../reveal.js";
 import {
   assertAttachableBounty,
+  assertAwardWindow,
   assertBountyTerms,
   assertServiceParties,
   type ServiceBountyParties,
 } from "../terms.js";
-import { assertAuthorOrOperator } from "../identity/access.js";
+import { assertAuthorOrOperator, isAuthorOf } from "../identity/access.js";
 import { isAuthorAgent } from "../agents.js";
 import type { Tables } from "../store.js";
 import type { Principal } from "../identity/principal.js";
@@ -57,14 +58,18 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
 /**
  * Attaches an on-chain bounty to a benchmark after checking that it commits to the same root and leaf
  * count, that its token is the configured USDC and its awarder the service's, and that its terms pass
- * the one terms rule (`assertAttachableBounty`). The bounty's `closesAt` becomes the benchmark's close.
+ * the one terms rule and an award window of at least `MIN_AWARD_WINDOW_SECONDS` (`assertAttachableBounty`).
+ * A caller other than the benchmark's author (the operator) must declare the bounty's on-chain author
+ * (`expect.author`, {@link assertAuthorDeclared}). The bounty's `closesAt` becomes the benchmark's close.
  * Only a funded bounty is attached (an awarded or reclaimed one is final), and a bounty (chain id,
  * contract, id) is attached to at most one benchmark of the store (unique `bounty_key`, migration 0011):
  * the benchmark whose root it commits to, which is one benchmark since a publish refuses a root already
  * published (probe27 A-F2). The store's checks and the write are one transaction under the benchmark's
  * row lock: of concurrent attaches exactly one wins (probe27 A-F5).
  * @throws PlatformError `invalid_option` (`bounty_id`, and `author` or `pool_base_units` of `expect` per
- *   {@link checkAttachExpectations}, before any chain read), `no_chain`, `bounty_mismatch` (root, leaf
+ *   {@link checkAttachExpectations}, `author` missing for a caller not the author, before any chain read),
+ *   `award_window_too_short` (`details: {award_window_seconds, minimum_seconds, closes_at, award_deadline}`,
+ *   nothing stored), `no_chain`, `bounty_mismatch` (root, leaf
  *   count, declared author or pool, another bounty attached to the benchmark, the bounty attached to
  *   another benchmark: `details.attached_to`), `invalid_bounty` (token, awarder, a term, or a status
  *   other than funded: `details.field: "status"`; with `details.expected` / `details.actual`),
@@ -92,6 +97,7 @@ export async function attachBounty(
   const b = await getBenchmark(ctx, slug);
   assertAuthorOrOperator(p, b);
   const chain = chainOf(ctx);
+  assertAuthorDeclared(p, b, expect); // before any chain read
   const onchain = await chain.getBounty(bountyId);
   if (onchain.status === 0)
     throw new PlatformError("bounty_mismatch", `bounty ${bountyId} does not exist`, {
@@ -152,6 +158,27 @@ export async function attachBounty(
     );
   }
   return attached;
+}
+
+/**
+ * The operator attaching a bounty to another author's benchmark names the bounty's on-chain author
+ * (probe38 C-F1: the operator attached a stranger's 1-USDC bounty on the root a competitor copied from the
+ * public commitment, binding the author's benchmark to it for good): `expect.author` is required of any
+ * caller but the benchmark's author, and {@link checkExpectations} then refuses a bounty whose on-chain
+ * author differs (`bounty_mismatch`). Checked before any chain read.
+ * @throws PlatformError `invalid_option` (`details: {field: "author", rule: "author_required"}`)
+ */
+function assertAuthorDeclared(
+  p: Principal,
+  b: Pick<BenchmarkRecord, "slug" | "author_account_id">,
+  expect: AttachExpectations,
+): void {
+  if (expect.author !== undefined || isAuthorOf(p, b)) return;
+  throw new PlatformError(
+    "invalid_option",
+    `author is required: you are not the author of ${b.slug}, so name the address that locked the bounty (its on-chain author) and the attach checks it`,
+    { field: "author", rule: "author_required" },
+  );
 }
 
 /**
@@ -407,13 +434,14 @@ function checkExpectations(
  * then {@link attachBounty}.
  * Validates everything before sending anything: pool > 0 (and <= the author's balance, checked by the
  * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
- * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`).
+ * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`), and
+ * an award window (awardDeadline - closesAt) of at least `MIN_AWARD_WINDOW_SECONDS` (`assertAwardWindow`).
  * A commitment whose anchor is pending is anchored first (the lock reveals the root on-chain).
  * The benchmark must still be open ({@link assertPrizeMayAttach}) and every run that ranks or may still
  * rank must be payable ({@link assertRunsPayable}): both are refused before anything is sent (a bounty
  * funded on-chain that the attach then refused would hold the author's pool until its award deadline).
  * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
- *   `benchmark_closed`, `winner_without_withdrawal_address` (nothing sent)
+ *   `benchmark_closed`, `winner_without_withdrawal_address`, `award_window_too_short` (nothing sent)
  */
 export async function lockBounty(
   ctx: PlatformContext,
@@ -471,6 +499,8 @@ export async function lockBounty(
     "lock",
   );
   const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
+  // an award window the service can award in (probe38 C-F1): what attach refuses, before money moves
+  assertAwardWindow(terms.closesAt, terms.awardDeadline, "lock");
   // what attach refuses on the store's side, refused before the author's money moves (probe37 C-F3, C-F4)
   assertPrizeMayAttach(b, null);
   await assertRunsPayable(ctx.store, b);
@@ -478,7 +508,10 @@ export async function lockBounty(
   // stranger could anchor it first with another kind (probe15 A-F1; reveal.ts). Nothing is sent when
   // the anchoring fails (chain_error) or finds the root squatted (anchor_squatted).
   if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
+  // the bounty's on-chain author: the attach checks it (required of an operator locking for the author)
+  const author = signerAccount(o.authorPrivateKey, "authorPrivateKey").address.toLowerCase();
   const wanted: LockTerms = {
+    author,
     token: (o.token ?? parties.usdc ?? "").toLowerCase(),
     awarder: (o.awarder ?? parties.awarder).toLowerCase(),
     pool,
@@ -507,11 +540,13 @@ export async function lockBounty(
     if (live === undefined) throw e;
     return adoptLiveBounty(ctx, p, slug, live, wanted);
   }
-  return attachBounty(ctx, p, slug, bountyId);
+  return attachBounty(ctx, p, slug, bountyId, { author });
 }
 
 /** The terms a lock asks for, as {@link adoptLiveBounty} compares them (addresses lower-case). */
 interface LockTerms {
+  /** The author's address (the lock's signer), which the attach checks against the bounty's. */
+  author: string;
   token: string;
   awarder: string;
   pool: bigint;
@@ -580,7 +615,7 @@ async function adoptLiveBounty(
       `the benchmark's root is already bound to your bounty ${bountyId} with these terms, ${status}, not funded: attach it (and fund it), or reclaim it first; nothing was sent`,
       base,
     );
-  return attachBounty(ctx, p, slug, bountyId);
+  return attachBounty(ctx, p, slug, bountyId, { author: wanted.author });
 }
 
 /**

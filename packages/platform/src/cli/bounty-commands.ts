@@ -1,6 +1,6 @@
 /** The bounty commands: lock and attach. */
 import { Command, Option } from "commander";
-import { MAX_LOCK_UNIX_SECONDS } from "@bench-bounty/evidence";
+import { MAX_LOCK_UNIX_SECONDS, MIN_AWARD_WINDOW_SECONDS } from "@bench-bounty/evidence";
 import { PlatformError } from "../errors.js";
 import {
   action,
@@ -46,8 +46,8 @@ export function registerBountyCommands(program: Command): void {
     )
     .option(
       "--award-window <seconds>",
-      "seconds between close and award deadline (604800 s is 7 days)",
-      int("award-window", 1, MAX_SPAN_SECONDS),
+      `seconds between close and award deadline, at least ${MIN_AWARD_WINDOW_SECONDS} (the service's minimum to award in; 604800 s is 7 days)`,
+      int("award-window", MIN_AWARD_WINDOW_SECONDS, MAX_SPAN_SECONDS),
       7 * 86400,
     )
     .requiredOption(
@@ -131,20 +131,32 @@ export function registerBountyCommands(program: Command): void {
       .description("attach an existing on-chain bounty (root and leaf count must match)")
       .argument("<slug>")
       .argument("<bounty-id>"),
-  ).action(
-    action(async (slug: string, bountyId: string, o: StoreOpts) => {
-      // the domain attachBounty checks (1 to 2^256-1), said at once (probe34 B-N3: "non-negative", then 0 refused)
-      if (!/^[1-9]\d*$/.test(bountyId))
-        throw new PlatformError(
-          "invalid_option",
-          `<bounty-id> must be a whole number from 1 to 2^256-1 in decimal digits, got ${bountyId}`,
-          {
-            field: "bounty-id",
-          },
-        );
-      await withPlatform(o, true, async (platform) => {
-        print(await platform.attachBounty(await principalOf(platform, o), slug, bountyId));
-      });
-    }),
-  );
+  )
+    .option(
+      "--author <address>",
+      "the bounty's on-chain author (the address that locked it), checked against the chain; required unless you are the benchmark's author",
+    )
+    .action(
+      action(async (slug: string, bountyId: string, o: StoreOpts & { author?: string }) => {
+        // the domain attachBounty checks (1 to 2^256-1), said at once (probe34 B-N3: "non-negative", then 0 refused)
+        if (!/^[1-9]\d*$/.test(bountyId))
+          throw new PlatformError(
+            "invalid_option",
+            `<bounty-id> must be a whole number from 1 to 2^256-1 in decimal digits, got ${bountyId}`,
+            {
+              field: "bounty-id",
+            },
+          );
+        await withPlatform(o, true, async (platform) => {
+          print(
+            await platform.attachBounty(
+              await principalOf(platform, o),
+              slug,
+              bountyId,
+              o.author !== undefined ? { author: o.author } : {},
+            ),
+          );
+        });
+      }),
+    );
 }

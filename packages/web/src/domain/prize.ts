@@ -105,3 +105,29 @@ export const PRIZE_RENDER_MEANING: Readonly<Record<PrizeRender["kind"], string>>
     "a declared pool this read did not verify on-chain (fetch the benchmark detail before you treat it as real)",
   none: "no prize pool",
 });
+
+/**
+ * The close and award deadline of a benchmark's prize as the API sends them (platform `PrizeFacts`:
+ * `prize_closes_at`, `prize_award_deadline`, unix seconds), as one line for the detail page (probe38 C-F1:
+ * a competitor could not see the award deadline, after which an unawarded pool goes back to its author).
+ * @returns `Closes <ISO>; award deadline <ISO> (unawarded by then, the author may reclaim the pool)`, only
+ *   the part the API sent, or null when it sent neither (no prize, an older API)
+ */
+export function prizeTimesText(p: {
+  prize_closes_at?: number | null;
+  prize_award_deadline?: number | null;
+}): string | null {
+  const iso = (t: number | null | undefined): string | null =>
+    typeof t === "number" && Number.isSafeInteger(t) && t >= 0 && t <= 8_640_000_000_000
+      ? new Date(t * 1000).toISOString()
+      : null;
+  const closes = iso(p.prize_closes_at);
+  const deadline = iso(p.prize_award_deadline);
+  const parts = [
+    ...(closes ? [`Closes ${closes}`] : []),
+    ...(deadline ? [`award deadline ${deadline} (unawarded by then, the author may reclaim the pool)`] : []),
+  ];
+  if (parts.length === 0) return null;
+  const text = parts.join("; ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -3,7 +3,7 @@ import { useApp } from "../context.js";
 import { Copyable, Loaded, MaybeLink, useLoad } from "../components/ui.js";
 import { BenchmarkNav } from "../components/nav.js";
 import { PrizeCell, PrizeLegend } from "../components/prize.js";
-import { prizeRenderOf } from "../domain/prize.js";
+import { prizeRenderOf, prizeTimesText } from "../domain/prize.js";
 import { competeCommands } from "../domain/commands.js";
 import { unanchoredCommitmentText } from "../domain/commitment.js";
 import { addressUrl, blockUrl, chainName, chainViewOf, txUrl, type ChainView } from "../domain/explorer.js";
@@ -121,6 +121,7 @@ export function BenchmarkPage(props: { slug: string }) {
         {(d) => {
           const chain = chainViewOf(d, config.localChain);
           const prize = prizeRenderOf(d, d.bounty?.pool_base_units ?? null);
+          const prizeTimes = prizeTimesText(d);
           return (
             <>
               <h1>{d.title}</h1>
@@ -139,6 +140,11 @@ export function BenchmarkPage(props: { slug: string }) {
                   </>
                 )}
               </p>
+              {prizeTimes && (
+                <p data-field="prize_times" class="muted">
+                  {prizeTimes}
+                </p>
+              )}
               <h2>Scoring</h2>
               <p class="muted">
                 Composite = (1 - sw - cw) x accuracy + sw x clamp(1 - wall clock / time budget, 0, 1) + cw x
