@@ -163,7 +163,7 @@ describe(
       expect(r.err).toMatch(/bounty_exists|already bound to your live bounty/);
       const printed = new RegExp(`To attach bounty ${bountyId} to ${slug}:\\n {2}(.+)\\n`).exec(r.err)?.[1];
       expect(printed, r.err).toBeDefined();
-      expect(printed).toContain(`attach ${slug} ${bountyId} --store`);
+      expect(printed).toContain(`attach ${slug} ${bountyId} --author 0x`);
       // pasted through bash as printed, with the operator's key as the lock had it
       const env: NodeJS.ProcessEnv = {
         ...process.env,

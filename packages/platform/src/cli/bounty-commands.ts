@@ -14,6 +14,7 @@ import {
   withPlatform,
 } from "./common.js";
 import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { parseUsdcAmount } from "./common.js";
 
 /** Registers the bounty commands: lock and attach. */
@@ -113,7 +114,8 @@ export function registerBountyCommands(program: Command): void {
                   const id = String(e.details.bounty_id);
                   throw new PlatformError(
                     e.code,
-                    `${e.message}. To attach bounty ${id} to ${slug}:\n  ${attachCommand(slug, id, o)}`,
+                    // the lock's author named: an attach by another than the benchmark's author must name it
+                    `${e.message}. To attach bounty ${id} to ${slug}:\n  ${attachCommand(slug, id, o, privateKeyToAccount(key as Hex).address)}`,
                     e.details,
                   );
                 }

@@ -331,10 +331,17 @@ export function awardMintCommand(slug: string, o: StoreOpts, known: KnownChain =
  * The command that attaches the author's live bounty `bountyId` to `slug` (`bench-bounty attach <slug>
  * <id>`), printed by `lock` when the benchmark's root is already bound to that bounty with other terms
  * (probe27 C-F4): the store and chain options of this invocation, the RPC URL as
- * {@link anchorRetryCommand} gives it, so it works when pasted.
+ * {@link anchorRetryCommand} gives it, so it works when pasted; with `author` (the lock's author address),
+ * `--author` naming it, which an attach by another than the benchmark's author needs (probe38 C-F1).
  */
-export function attachCommand(slug: string, bountyId: string, o: StoreOpts): string {
-  return storeCommand("attach", slug, o, {}, [bountyId]);
+export function attachCommand(slug: string, bountyId: string, o: StoreOpts, author?: string): string {
+  return storeCommand(
+    "attach",
+    slug,
+    o,
+    {},
+    author === undefined ? [bountyId] : [bountyId, "--author", author],
+  );
 }
 
 /**
