@@ -406,13 +406,18 @@ function checkExpectations(
  * The author locks the prize: `approve` + `createAndFund` with the benchmark's root and leaf count,
  * then {@link attachBounty}.
  * Validates everything before sending anything: pool > 0 (and <= the author's balance, checked by the
- * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
- * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`).
+ * gateway), threshold 0..10000, closesAt in the future, awardDeadline after closesAt, splits per
+ * `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`). The
+ * close is judged by the block `createAndFund` can land in (probe38 C-F2): after the pending block's time
+ * (not the latest block's: on an idle node it is long past) by more than {@link LOCK_CLOSE_LEAD_SECONDS},
+ * room for the approve's block and createAndFund's.
  * A commitment whose anchor is pending is anchored first (the lock reveals the root on-chain).
  * The benchmark must still be open ({@link assertPrizeMayAttach}) and every run that ranks or may still
  * rank must be payable ({@link assertRunsPayable}): both are refused before anything is sent (a bounty
  * funded on-chain that the attach then refused would hold the author's pool until its award deadline).
- * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
+ * @throws PlatformError `no_chain`, `invalid_option` (naming the field; a close too near: `closes_at` with
+ *   `next_block_time` and `min_closes_at`), `chain_error` (naming the contract's custom error; after the
+ *   approve was sent: `details.approve_tx` and `allowance_left`), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
  *   `benchmark_closed`, `winner_without_withdrawal_address` (nothing sent)
  */
 export async function lockBounty(
@@ -470,7 +475,11 @@ export async function lockBounty(
     { token: o.token ?? parties.usdc ?? "(none)", awarder: o.awarder ?? parties.awarder },
     "lock",
   );
-  const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
+  // the close is judged by the block createAndFund can land in (probe38 C-F2): the pending block's time
+  // (as the award judges its window, probe30 C-F6), then a lead for the approve's block and its own
+  const landing = await chain.pendingTimestamp();
+  const terms = assertBountyTerms(unchecked, landing);
+  assertCloseAfterLanding(terms.closesAt, landing);
   // what attach refuses on the store's side, refused before the author's money moves (probe37 C-F3, C-F4)
   assertPrizeMayAttach(b, null);
   await assertRunsPayable(ctx.store, b);
@@ -508,6 +517,40 @@ export async function lockBounty(
     return adoptLiveBounty(ctx, p, slug, live, wanted);
   }
   return attachBounty(ctx, p, slug, bountyId);
+}
+
+/**
+ * How many seconds after the pending block's time a lock's close must be at the least (probe38 C-F2): the
+ * `approve` lands in the pending block at the earliest and `createAndFund` in a later one, after the approve's
+ * receipt is read, and the contract refuses a close not after that block's time (`ClosesAtNotInFuture`). A
+ * few blocks of a 2 s chain (Base) and a slow RPC's receipt wait; a close nearer than this would be refused
+ * by the contract after the approve was sent.
+ */
+export const LOCK_CLOSE_LEAD_SECONDS = 30;
+
+/**
+ * The lock's own close rule, after the terms rule judged "closes in the future" by the pending block's time
+ * `landing` (probe38 C-F2): `closesAt` must be more than {@link LOCK_CLOSE_LEAD_SECONDS} after `landing`,
+ * or the contract would refuse `createAndFund` after the approve was sent (and its gas spent, the
+ * allowance left standing).
+ * @param closesAt the close, unix seconds
+ * @param landing the pending block's time (`ChainGateway.pendingTimestamp`), unix seconds
+ * @throws PlatformError `invalid_option` (`details: {field: "closes_at", closes_at, next_block_time,
+ *   min_closes_at}`, unix seconds; nothing sent)
+ */
+function assertCloseAfterLanding(closesAt: bigint, landing: bigint): void {
+  const min = landing + BigInt(LOCK_CLOSE_LEAD_SECONDS) + 1n;
+  if (closesAt >= min) return;
+  throw new PlatformError(
+    "invalid_option",
+    `closes_at ${closesAt} is only ${closesAt - landing} s after the next block's time ${landing} (${new Date(Number(landing) * 1000).toISOString()}): the approve and then createAndFund land in later blocks, and the contract refuses a close that is not after createAndFund's block, so the close must be at least ${min} (more than ${LOCK_CLOSE_LEAD_SECONDS} s after the next block); nothing was sent`,
+    {
+      field: "closes_at",
+      closes_at: Number(closesAt),
+      next_block_time: Number(landing),
+      min_closes_at: Number(min),
+    },
+  );
 }
 
 /** The terms a lock asks for, as {@link adoptLiveBounty} compares them (addresses lower-case). */
