@@ -54,6 +54,7 @@ import {
 export {
   attachBounty,
   closeBenchmark,
+  LOCK_CLOSE_LEAD_SECONDS,
   lockBounty,
   parseBountyId,
   serviceParties,

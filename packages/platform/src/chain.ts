@@ -1020,6 +1020,8 @@ export class ChainGateway {
    * Before anything is sent: `createBounty(params)` is simulated (a revert is `chain_error` naming the
    * custom error, `details.args` its arguments: `RootBoundToLiveBounty` names the author's live bounty on
    * the root), then the author's token balance must cover the pool (`invalid_option`, field `pool`).
+   * A refusal of `createAndFund` once the approve is mined says so in its message and carries
+   * `details.approve_tx`, `details.allowance_left` (base units) and `details.spender` (probe38 C-F2).
    * @returns the new bounty id and the creation transaction
    */
   lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
@@ -1091,6 +1093,17 @@ export class ChainGateway {
       { wallet: author, signer: "the author" },
     );
     await this.wait(approve, "approve");
+    // from here the approve is mined: a refusal says so, and that its allowance stands (probe38 C-F2: a
+    // createAndFund reverted after the approve read as if nothing had been sent)
+    const afterApprove = (e: unknown): never => {
+      if (!(e instanceof PlatformError)) throw e;
+      const bounty = this.config.contracts.benchmarkBounty;
+      throw new PlatformError(
+        e.code,
+        `${e.message}. The approve (transaction ${approve}) was sent and mined before: the author ${authorAddress} still allows BenchmarkBounty ${bounty} to take ${p.pool} base units of ${token}; a rerun of lock approves that amount again (approve sets the allowance, it does not add), and approve(${bounty}, 0) on the token from the author's account revokes it`,
+        { ...e.details, approve_tx: approve, allowance_left: p.pool.toString(), spender: bounty },
+      );
+    };
     const hash = await this.write(
       "createAndFund",
       {
@@ -1100,8 +1113,8 @@ export class ChainGateway {
         args: [bountyParams],
       },
       { wallet: author, signer: "the author" },
-    );
-    const receipt = await this.wait(hash, "createAndFund");
+    ).catch(afterApprove);
+    const receipt = await this.wait(hash, "createAndFund").catch(afterApprove);
     const created = parseEventLogs({
       abi: benchmarkBountyAbi,
       eventName: "BountyCreated",

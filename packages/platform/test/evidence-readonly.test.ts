@@ -165,6 +165,69 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
     expect(pack.pack_hash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
+  // probe38 C-N2: with the RPC URL (credentials in it) read from BENCH_BOUNTY_RPC_URL, the printed command
+  // has no --rpc-url (the secret-hiding rule) and said only to set BENCH_BOUNTY_PRIVATE_KEY: pasted in a
+  // shell without the RPC variable it answered "no chain configured"
+  it("the mint command for an RPC URL with credentials, read from BENCH_BOUNTY_RPC_URL, says to set that variable; pasted with both set it mints", async () => {
+    const dc = devChain();
+    const operator = 16;
+    const { now: chainNow, clock } = await chainClock(dc);
+    const dir = tempDir("bb-evidence-mint-env-");
+    const platform = await openAt({
+      dir,
+      clock: clock.now,
+      chain: chainConfig(dc, operator),
+      faults: crashOnce("awardBeforeMint"),
+    });
+    const { slug } = await publishLockAndRun(platform, dc, {
+      chainNow,
+      clock,
+      account: operator,
+      tag: "evidence-mint-env",
+      title: "Evidence mint env",
+    });
+    await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    await platform.close();
+
+    const secretUrl = dc.rpcUrl.replace("http://", "http://alice:s3cretpass@") + "/v2/abcdefKEY123456";
+    const saved = { ...process.env };
+    delete process.env.BENCH_BOUNTY_PRIVATE_KEY;
+    process.env.BENCH_BOUNTY_RPC_URL = secretUrl;
+    process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
+    let first: Awaited<ReturnType<typeof runCli>>;
+    try {
+      first = await runCli("evidence", slug, "--store", dir, ...devChainArgs(dc, { rpc: false }));
+    } finally {
+      process.env = saved;
+    }
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.out).error.reason).toBe("pack_pending");
+    expect(first.err + first.out).not.toMatch(/s3cretpass|abcdefKEY123456/);
+    const printed = /mint its pack with:\n {4}(.+)\n/.exec(first.err)?.[1];
+    expect(printed, first.err).toBeDefined();
+    expect(printed).not.toContain("--rpc-url");
+    expect(first.err).toContain(
+      `(the command reads the JSON-RPC URL from BENCH_BOUNTY_RPC_URL, as this one did for ${dc.rpcUrl}: where you paste it, set that variable to the same URL; it is not printed, it may carry a key)`,
+    );
+    expect(first.err).toMatch(/with BENCH_BOUNTY_PRIVATE_KEY set to the platform account's key/);
+
+    // pasted through bash as printed, with the two variables the lines name
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      BENCH_BOUNTY_PRIVATE_KEY: dc.accounts[operator]!.privateKey,
+      BENCH_BOUNTY_RPC_URL: secretUrl,
+    };
+    delete env.DATABASE_URL;
+    const minted = await promisify(execFile)("bash", ["-c", printed!], { env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(minted.code, minted.stderr).toBe(0);
+    const after = await keylessEvidence(dc, slug, dir, "--rpc-url", dc.rpcUrl);
+    expect(after.code, after.err).toBe(0);
+    expect((JSON.parse(after.out) as { benchmark: { slug: string } }).benchmark.slug).toBe(slug);
+  });
+
   it("a chain opened read-only refuses every write of the platform account before it signs, nothing sent", async () => {
     const dc = devChain();
     const { privateKey: _, ...rest } = chainConfig(dc, 12);

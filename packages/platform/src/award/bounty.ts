@@ -74,7 +74,9 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
  *   another benchmark: `details.attached_to`), `invalid_bounty` (token, awarder, a term, or a status
  *   other than funded: `details.field: "status"`; with `details.expected` / `details.actual`),
  *   `chain_error`, `server_busy` (a lock wait past `how.answerBy`, {@link WriteHow}: nothing written),
- *   `benchmark_closed` (closed before a bounty was attached: {@link assertPrizeMayAttach}),
+ *   `benchmark_closed` (closed before a bounty was attached: {@link assertPrizeMayAttach}), `invalid_bounty`
+ *   naming `closes_at` (its close not after the chain's time, unless it is the bounty already attached:
+ *   {@link assertCloseAhead}),
  *   `winner_without_withdrawal_address` (a run that ranks or may still rank belongs to an agent without a
  *   withdrawal address: {@link assertRunsPayable}; nothing written)
  */
@@ -136,6 +138,8 @@ export async function attachBounty(
     splits_bps: [...onchain.splitsBps],
     status: statusName(onchain.status),
   };
+  // its close by the chain's clock (probe38 C-N1), read before the store's transaction
+  const chainTime = await chain.latestTimestamp();
   // The chain was read before; the rules are checked again and the bounty written in one transaction
   // under the benchmark's row lock (probe27 A-F5: two concurrent attaches both passed the check, the
   // later silently replaced the earlier); the unique bounty key decides a race with another benchmark.
@@ -145,6 +149,7 @@ export async function attachBounty(
         const now = await getBenchmark(ctx, slug, t, { lock: true });
         assertAttachable(now, attached, await t.benchmarks.slugOfBounty(attached));
         assertPrizeMayAttach(now, attached);
+        assertCloseAhead(now, attached, chainTime);
         await assertRunsPayable(t, now);
         await t.benchmarks.setBounty(slug, attached);
       },
@@ -213,6 +218,32 @@ export function assertPrizeMayAttach(b: BenchmarkRecord, attached: AttachedBount
     "benchmark_closed",
     `benchmark ${b.slug} is ${b.status} (closed at ${b.closed_at ?? "an unknown time"}): a prize attached now would go only to the runs already there; publish a fresh benchmark for the prize`,
     { slug: b.slug, status: b.status, closed_at: b.closed_at, closed_by: "status" },
+  );
+}
+
+/**
+ * A prize attaches only while its on-chain close is ahead of the chain's clock (probe38 C-N1): a bounty
+ * whose `closesAt` has passed would close the open benchmark at once (its detail closed, the award due),
+ * cutting off the runs in progress and paying only the runs already there, which {@link assertPrizeMayAttach}
+ * refuses for a benchmark closed before. Re-attaching the bounty already attached (which refreshes its
+ * facts) is not refused: an attach may be retried after the close.
+ * @param chainTime the latest block's time, unix seconds (the clock the close is judged by)
+ * @throws PlatformError `invalid_bounty` (`details: {bounty_id, field: "closes_at", expected, actual,
+ *   chain_time}`, unix seconds; nothing stored)
+ */
+function assertCloseAhead(b: BenchmarkRecord, attached: AttachedBounty, chainTime: bigint): void {
+  if (b.bounty && bountyKey(b.bounty) === bountyKey(attached)) return;
+  if (BigInt(attached.closes_at) > chainTime) return;
+  throw new PlatformError(
+    "invalid_bounty",
+    `bounty ${attached.bounty_id}: closes_at ${attached.closes_at} (${new Date(attached.closes_at * 1000).toISOString()}) is not after the chain time ${chainTime} (${new Date(Number(chainTime) * 1000).toISOString()}): attached now, it would close ${b.slug} at once and go only to the runs already there; lock a bounty that closes later; nothing was attached`,
+    {
+      bounty_id: attached.bounty_id,
+      field: "closes_at",
+      expected: `after ${chainTime}`,
+      actual: attached.closes_at,
+      chain_time: Number(chainTime),
+    },
   );
 }
 
@@ -433,14 +464,19 @@ function checkExpectations(
  * The author locks the prize: `approve` + `createAndFund` with the benchmark's root and leaf count,
  * then {@link attachBounty}.
  * Validates everything before sending anything: pool > 0 (and <= the author's balance, checked by the
- * gateway), threshold 0..10000, closesAt in the future (chain time), awardDeadline after closesAt, splits
- * per `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`), and
+ * gateway), threshold 0..10000, closesAt in the future, awardDeadline after closesAt, splits per
+ * `validateSplits` of the evidence library: the one terms rule, `assertBountyTerms` (`terms.ts`), and
  * an award window (awardDeadline - closesAt) of at least `MIN_AWARD_WINDOW_SECONDS` (`assertAwardWindow`).
+ * The close is judged by the block `createAndFund` can land in (probe38 C-F2): after the pending block's
+ * time (not the latest block's: on an idle node it is long past) by more than {@link LOCK_CLOSE_LEAD_SECONDS},
+ * room for the approve's block and createAndFund's.
  * A commitment whose anchor is pending is anchored first (the lock reveals the root on-chain).
  * The benchmark must still be open ({@link assertPrizeMayAttach}) and every run that ranks or may still
  * rank must be payable ({@link assertRunsPayable}): both are refused before anything is sent (a bounty
  * funded on-chain that the attach then refused would hold the author's pool until its award deadline).
- * @throws PlatformError `no_chain`, `invalid_option` (naming the field), `chain_error` (naming the contract's custom error), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
+ * @throws PlatformError `no_chain`, `invalid_option` (naming the field; a close too near: `closes_at` with
+ *   `next_block_time` and `min_closes_at`), `chain_error` (naming the contract's custom error; after the
+ *   approve was sent: `details.approve_tx` and `allowance_left`), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
  *   `benchmark_closed`, `winner_without_withdrawal_address`, `award_window_too_short` (nothing sent)
  */
 export async function lockBounty(
@@ -498,7 +534,11 @@ export async function lockBounty(
     { token: o.token ?? parties.usdc ?? "(none)", awarder: o.awarder ?? parties.awarder },
     "lock",
   );
-  const terms = assertBountyTerms(unchecked, await chain.latestTimestamp());
+  // the close is judged by the block createAndFund can land in (probe38 C-F2): the pending block's time
+  // (as the award judges its window, probe30 C-F6), then a lead for the approve's block and its own
+  const landing = await chain.pendingTimestamp();
+  const terms = assertBountyTerms(unchecked, landing);
+  assertCloseAfterLanding(terms.closesAt, landing);
   // an award window the service can award in (probe38 C-F1): what attach refuses, before money moves
   assertAwardWindow(terms.closesAt, terms.awardDeadline, "lock");
   // what attach refuses on the store's side, refused before the author's money moves (probe37 C-F3, C-F4)
@@ -541,6 +581,40 @@ export async function lockBounty(
     return adoptLiveBounty(ctx, p, slug, live, wanted);
   }
   return attachBounty(ctx, p, slug, bountyId, { author });
+}
+
+/**
+ * How many seconds after the pending block's time a lock's close must be at the least (probe38 C-F2): the
+ * `approve` lands in the pending block at the earliest and `createAndFund` in a later one, after the approve's
+ * receipt is read, and the contract refuses a close not after that block's time (`ClosesAtNotInFuture`). A
+ * few blocks of a 2 s chain (Base) and a slow RPC's receipt wait; a close nearer than this would be refused
+ * by the contract after the approve was sent.
+ */
+export const LOCK_CLOSE_LEAD_SECONDS = 30;
+
+/**
+ * The lock's own close rule, after the terms rule judged "closes in the future" by the pending block's time
+ * `landing` (probe38 C-F2): `closesAt` must be more than {@link LOCK_CLOSE_LEAD_SECONDS} after `landing`,
+ * or the contract would refuse `createAndFund` after the approve was sent (and its gas spent, the
+ * allowance left standing).
+ * @param closesAt the close, unix seconds
+ * @param landing the pending block's time (`ChainGateway.pendingTimestamp`), unix seconds
+ * @throws PlatformError `invalid_option` (`details: {field: "closes_at", closes_at, next_block_time,
+ *   min_closes_at}`, unix seconds; nothing sent)
+ */
+function assertCloseAfterLanding(closesAt: bigint, landing: bigint): void {
+  const min = landing + BigInt(LOCK_CLOSE_LEAD_SECONDS) + 1n;
+  if (closesAt >= min) return;
+  throw new PlatformError(
+    "invalid_option",
+    `closes_at ${closesAt} is only ${closesAt - landing} s after the next block's time ${landing} (${new Date(Number(landing) * 1000).toISOString()}): the approve and then createAndFund land in later blocks, and the contract refuses a close that is not after createAndFund's block, so the close must be at least ${min} (more than ${LOCK_CLOSE_LEAD_SECONDS} s after the next block); nothing was sent`,
+    {
+      field: "closes_at",
+      closes_at: Number(closesAt),
+      next_block_time: Number(landing),
+      min_closes_at: Number(min),
+    },
+  );
 }
 
 /** The terms a lock asks for, as {@link adoptLiveBounty} compares them (addresses lower-case). */

@@ -280,8 +280,10 @@ const RPC_URL_ENV = "BENCH_BOUNTY_RPC_URL";
  * as printed (after `env -u BENCH_BOUNTY_API_KEY` when that is set: `anchor` is the keyless operator's). The RPC URL is printed only
  * when it is a bare origin without userinfo; otherwise (a provider's key in its userinfo, path or
  * query: probe10 R2) the command has no `--rpc-url` and reads the URL from `BENCH_BOUNTY_RPC_URL` (the
- * option's variable), never in argv (probe34 B-F3), and when it was given as `--rpc-url` rather than
- * in that variable a second line says to set it (naming the URL by its origin only).
+ * option's variable), never in argv (probe34 B-F3), and a second line says to set it (naming the URL by
+ * its origin only): "first set" when it was given as `--rpc-url`, "set it to the same URL where you paste
+ * it" when this invocation read it from that variable (probe38 C-N2: the line was missing, and the command
+ * pasted in another shell answered "no chain configured").
  */
 export function anchorRetryCommand(slug: string, o: StoreOpts): string {
   return storeCommand("anchor", slug, o);
@@ -346,7 +348,8 @@ export function attachCommand(slug: string, bountyId: string, o: StoreOpts, auth
 
 /**
  * `<program> <command> <slug> --store ...` with this invocation's chain options ({@link anchorRetryCommand}):
- * without `--rpc-url`, it reads the URL from `BENCH_BOUNTY_RPC_URL`, with a line saying to set it.
+ * without `--rpc-url`, it reads the URL from `BENCH_BOUNTY_RPC_URL`, with a line saying to set it (always:
+ * whether the URL was given as `--rpc-url`, in that variable, or not at all).
  */
 function storeCommand(
   command: "anchor" | "evidence" | "award" | "attach",
@@ -378,6 +381,10 @@ function storeCommand(
       words.push("--rpc-url", shellWord(origin));
     else if (process.env[RPC_URL_ENV] !== o.rpcUrl)
       note = `\n  (first set ${RPC_URL_ENV} to the --rpc-url given for ${publicOrigin(o.rpcUrl)}: the command reads it from there; it is not printed, it may carry a key)`;
+    // read from the variable here too: pasted where it is not set, the command has no chain (probe38
+    // C-N2: "no chain configured"), so the line names it all the same
+    else
+      note = `\n  (the command reads the JSON-RPC URL from ${RPC_URL_ENV}, as this one did for ${publicOrigin(o.rpcUrl)}: where you paste it, set that variable to the same URL; it is not printed, it may carry a key)`;
   }
   // the invocation's options, else what the store recorded (the bounty's chain and contract, the
   // commitment's registry): the command works as printed where no address book entry exists
