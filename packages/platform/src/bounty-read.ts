@@ -55,12 +55,16 @@ function stale(r: SharedRead, now: number): boolean {
   return r.settledAt !== null && (now - r.settledAt >= BOUNTY_READ_TTL_MS || now < r.settledAt);
 }
 
-/** The shared read `key` on `chain` (`fetch` makes a new one): the one in flight or fresh, else a new one. */
+/**
+ * The shared read `key` on `chain` (`fetch` makes a new one): the one in flight or fresh, else a new one.
+ * An answer `keep` refuses (a value it returns false for) is shared only while in flight, never reused.
+ */
 function sharedRead<T>(
   ctx: PlatformContext,
   chain: ChainGateway,
   key: string,
   fetch: () => Promise<T>,
+  keep: (value: T) => boolean = () => true,
 ): SharedRead<T> {
   let byBounty = reads.get(chain);
   if (!byBounty) reads.set(chain, (byBounty = new Map()));
@@ -70,9 +74,33 @@ function sharedRead<T>(
   if (byBounty.size >= PRUNE_AT) for (const [k, r] of byBounty) if (stale(r, now)) byBounty.delete(k);
   const fresh: SharedRead<T> = { read: fetch(), settledAt: null };
   const settle = () => void (fresh.settledAt = ctx.clock());
-  fresh.read.then(settle, settle);
+  fresh.read.then((value) => {
+    settle();
+    if (!keep(value) && byBounty.get(key) === fresh) byBounty.delete(key);
+  }, settle);
   byBounty.set(key, fresh);
   return fresh;
+}
+
+/**
+ * A chain read for a READ path other than a bounty's or the clock's, shared as {@link bountyForRead}'s
+ * are: one `fetch` per `key` in flight on the configured chain, its answer (a failure included) reused
+ * for {@link BOUNTY_READ_TTL_MS} (platform clock) unless `keep` refuses it. The evidence door reads a
+ * sent award's state through it (`award/door.ts`, probe38 C-F3: each anonymous read of a pending award
+ * made three RPC calls). Never for a step that moves money or records an award on its own.
+ * @param key the read's name, unique among the chain's shared reads (bounty ids are decimal digits: a
+ *   key with another character never collides with them)
+ * @returns the shared read's promise (the caller bounds its own wait: `byDeadline`)
+ * @throws Error when no chain is configured (a caller bug: callers check `ctx.chain` first)
+ */
+export function sharedChainRead<T>(
+  ctx: PlatformContext,
+  key: string,
+  fetch: () => Promise<T>,
+  keep?: (value: T) => boolean,
+): Promise<T> {
+  if (!ctx.chain) throw new Error(`no chain configured for the shared read ${key}`);
+  return sharedRead(ctx, ctx.chain, key, fetch, keep).read;
 }
 
 /**

@@ -14,6 +14,7 @@ import { ChainGateway, type ChainConfig } from "../src/chain.js";
 import type { FaultHooks } from "../src/context.js";
 import { attachedBountyOnChain } from "../src/award/bounty.js";
 import { prepareAward } from "../src/award/prepare.js";
+import { DOOR_MINT_BACKOFF_MS } from "../src/award/door.js";
 import { ON_CHAIN_GENESIS_MARKER, ON_CHAIN_MARKER } from "../src/store/anchors.js";
 import {
   bountyCredit,
@@ -355,6 +356,8 @@ describe("the evidence door keeps the operator's chain problems to the operator'
       expect(told).not.toMatch(/ETH|0x/i);
       expect(lines.join("\n")).toMatch(new RegExp(`door-no-eth.*holds no ETH`, "i"));
       await setBalance(10n ** 22n);
+      // the door mints again once its back-off after the failed mint has passed (probe38 C-F3)
+      r.clock.advance(DOOR_MINT_BACKOFF_MS);
       expect((await h.real.awardEvidence(r.slug)).kind).toBe("pack");
 
       // a prepared award (another benchmark), the chain RPC refusing connections

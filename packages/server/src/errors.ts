@@ -257,8 +257,11 @@ function redactedDetails(details: Record<string, unknown>): Record<string, unkno
   return JSON.stringify(details).includes("bbk_") ? (redact(details, 0) as Record<string, unknown>) : details;
 }
 
-/** `Retry-After` for a domain refusal that says when to retry (`details.retry_after_seconds`, a quota). */
-function retryAfterOf(details: Record<string, unknown>): Record<string, string> {
+/**
+ * `Retry-After` for a domain refusal or answer that says when to retry (`details.retry_after_seconds`,
+ * an integer >= 1: a quota, the evidence door's `pack_pending`); no header otherwise.
+ */
+export function retryAfterOf(details: Record<string, unknown>): Record<string, string> {
   const s = details.retry_after_seconds;
   return typeof s === "number" && Number.isSafeInteger(s) && s > 0 ? { "retry-after": String(s) } : {};
 }

@@ -139,6 +139,43 @@ describe("evidence door", () => {
     });
     expect(result.content[0].text).toBe(`no pack: awarded_elsewhere: ${message}`);
   });
+  // probe38 C-F3: the door's 503 carried no Retry-After (the CORS headers exposed one that never came)
+  it("a 503 pack_pending carries Retry-After from details.retry_after_seconds on REST (GET and HEAD), and the hint in MCP's details", async () => {
+    const message = "the award is confirmed; its pack could not be minted just now: ask again later";
+    const details = { retry_after_seconds: 27 };
+    const door = doorOf(() => ({ kind: "unavailable", reason: "pack_pending", message, details }));
+    const a = createApp({
+      domain: { ...door.domain, assertBenchmark: async () => undefined } as unknown as Domain,
+    });
+    for (const method of ["GET", "HEAD"]) {
+      const r = await a.request("/api/v1/benchmarks/s/award-evidence", { method });
+      expect(r.status, method).toBe(503);
+      expect(r.headers.get("retry-after"), method).toBe("27");
+      if (method === "GET")
+        expect(((await r.json()) as any).error).toEqual({
+          code: "award_evidence_unavailable",
+          reason: "pack_pending",
+          message,
+          details: { retry_after_seconds: 27, reason: "pack_pending" },
+        });
+    }
+    const m = await a.request("/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "award_evidence", arguments: { slug: "s1" } },
+      }),
+    });
+    const result = JSON.parse(await m.text()).result;
+    expect(result.structuredContent).toEqual({ available: false, reason: "pack_pending", message, details });
+    // a 404 reason says nothing about retrying
+    const nf = await app(false, "not_awarded").request("/api/v1/benchmarks/s/award-evidence");
+    expect(nf.status).toBe(404);
+    expect(nf.headers.get("retry-after")).toBeNull();
+  });
   it("answers 503 while a confirmed award's pack is being minted (the edge's reason-to-status table)", async () => {
     for (const [reason, status] of [
       ["pack_pending", 503],

@@ -20,7 +20,7 @@ import { noNewAward } from "./send.js";
 import { LockWaitExpired } from "../store.js";
 import { byDeadline } from "../deadline.js";
 import { PlatformError } from "../errors.js";
-import { bountyForRead, chainTimeForRead, isFinalBountyStatus } from "../bounty-read.js";
+import { bountyForRead, chainTimeForRead, isFinalBountyStatus, sharedChainRead } from "../bounty-read.js";
 
 /** The door's "no pack (yet)" answer: the SPEC 8 reason and a sentence for people. */
 export interface AwardEvidenceUnavailable {
@@ -31,7 +31,10 @@ export interface AwardEvidenceUnavailable {
    * Facts of the reason, served in the door's `details` beside `reason`: for `awarded_elsewhere`, the
    * bounty (`bounty_id`), the ranking digest prepared here (`prepared_ranking_digest`, null when this store
    * prepared no award) and, when the chain's `Awarded` log was read, the award's transaction (`award_tx`,
-   * `award_block`) and its ranking digest (`awarded_ranking_digest`). Absent for the other reasons.
+   * `award_block`) and its ranking digest (`awarded_ranking_digest`); for `pack_pending` (the door's
+   * 503), `retry_after_seconds`, when to ask again (an integer >= 1: REST's `Retry-After`; after a mint
+   * that failed for the operator's reasons, the seconds to the next attempt, {@link DOOR_MINT_BACKOFF_MS}).
+   * Absent for the other reasons.
    */
   details?: Record<string, unknown>;
   /**
@@ -209,52 +212,44 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
   if (row && (row.status === "packed" || row.status === "confirmed")) {
     // nothing mints it without a chain: never "being minted" (probe25 B-F6)
     if (!ctx.chain)
+      return pendingPack(
+        `the award is confirmed and its pack is not minted yet: a process with the chain and the platform account's key mints it (a running serve, or award ${slug})`,
+        DOOR_MINT_BACKOFF_MS / 1000,
+      );
+    // one mint per benchmark at a time, none for a while after one failed for the operator's reasons
+    // (probe38 C-F3: each anonymous read minted the whole pack again, ~1 s of the event loop for 11 MB)
+    const packed = await sharedDoorMint(ctx, slug, by);
+    if (packed === null) return packBeingMinted(row.award_tx);
+    if (packed.kind === "backoff")
+      return pendingPack(
+        "the award is confirmed; its pack could not be minted just now: ask again later",
+        (packed.retryAt - ctx.clock()) / 1000,
+      );
+    if (isSignerNotAwarder(packed.value))
       return {
-        kind: "unavailable",
-        reason: "pack_pending",
-        message: `the award is confirmed and its pack is not minted yet: a process with the chain and the platform account's key mints it (a running serve, or award ${slug})`,
+        ...pendingPack(
+          `the award is confirmed (transaction ${row.award_tx}); its pack waits for its anchor by the bounty's awarder ${String(packed.value.details.awarder)}, and this service signs as ${String(packed.value.details.signer)}: only the awarder's anchoring binds the pack, so none was sent (the operator mints it with the awarder's key: award ${slug})`,
+          DOOR_MINT_BACKOFF_MS / 1000,
+        ),
+        refusal: packed.value,
       };
-    const packed = await underDoorLock(ctx, slug, by, async () => {
-      const bench = await getBenchmark(ctx, slug);
-      const fresh = (await awardRow(ctx, slug))!;
-      // the anchor's transaction waited for by the door's deadline only, and not past a stop of the
-      // process: the mint left running after the answer ends with it (probe33 C-F3: viem's 180 s wait
-      // held the CLI's `evidence` for 3 minutes after it printed "ask again in a moment")
-      return ensurePack(ctx, bench, fresh, preparedAward(fresh), { until: by, stop: ctx.awardCalls.signal });
-    }).catch((e: unknown) =>
-      // its anchor not mined by the deadline, or not yet as deep as the store's depth (probe30 C-F8), or
-      // this process signs with another key than the awarder's (probe36 C-F1): nothing stored yet
-      (e instanceof PlatformError && e.code === "pack_pending") || isSignerNotAwarder(e)
-        ? e
-        : operatorsProblem(ctx, slug, e),
-    );
-    if (isSignerNotAwarder(packed))
-      return {
-        kind: "unavailable",
-        reason: "pack_pending",
-        message: `the award is confirmed (transaction ${row.award_tx}); its pack waits for its anchor by the bounty's awarder ${String(packed.details.awarder)}, and this service signs as ${String(packed.details.signer)}: only the awarder's anchoring binds the pack, so none was sent (the operator mints it with the awarder's key: award ${slug})`,
-        refusal: packed,
-      };
-    if (packed instanceof PlatformError)
-      return {
-        kind: "unavailable",
-        reason: "pack_pending",
-        message: `the award is confirmed (transaction ${row.award_tx}); ${
-          packed.details.confirmations_required !== undefined
+    if (packed.value instanceof PlatformError) {
+      const e = packed.value;
+      return pendingPack(
+        `the award is confirmed (transaction ${row.award_tx}); ${
+          e.details.confirmations_required !== undefined
             ? "its pack's anchor waits for the confirmations this service requires: ask again later"
-            : packed.details.anchor_state === "unknown"
-              ? `its pack's anchor transaction ${String(packed.details.tx_hash)} was dropped before it was mined (it is sent anew): ask again in a moment`
-              : `its pack's anchor transaction ${String(packed.details.tx_hash)} is not mined yet: ask again in a moment`
+            : e.details.anchor_state === "unknown"
+              ? `its pack's anchor transaction ${String(e.details.tx_hash)} was dropped before it was mined (it is sent anew): ask again in a moment`
+              : `its pack's anchor transaction ${String(e.details.tx_hash)} is not mined yet: ask again in a moment`
         }`,
-      };
-    if (packed === "operator")
-      return {
-        kind: "unavailable",
-        reason: "pack_pending",
-        message: "the award is confirmed; its pack could not be minted just now: ask again later",
-      };
-    if (!packed) return packBeingMinted(row.award_tx);
-    return { kind: "pack", pack_hash: packed.pack_hash, pack_size: packed.bytes.byteLength };
+        typeof e.details.retry_after_seconds === "number"
+          ? e.details.retry_after_seconds
+          : DOOR_RETRY_SECONDS,
+      );
+    }
+    const pack = packed.value;
+    return { kind: "pack", pack_hash: pack.pack_hash, pack_size: pack.bytes.byteLength };
   }
   if (row && (row.status === "prepared" || row.status === "sent")) {
     // without a chain nothing tells where the award is: never "not awarded yet" for one this store made
@@ -272,7 +267,7 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
     // its pack's anchor pending, was answered "the chain answered too slowly to say where it is")
     const reached: { recorded?: string } = {};
     const fromChain = await byDeadline(
-      awardFromChain(ctx, slug, by, reached).catch((e: unknown) =>
+      awardFromChain(ctx, slug, row.award_tx, by, reached).catch((e: unknown) =>
         operatorsProblem(ctx, slug, e) === "operator"
           ? {
               kind: "unavailable" as const,
@@ -302,11 +297,115 @@ async function doorAnswer(ctx: PlatformContext, slug: string, by: number): Promi
  * @param awardTx the confirmed award's transaction hash, if recorded
  */
 function packBeingMinted(awardTx: string | null | undefined): AwardEvidenceHead {
+  return pendingPack(
+    `the award is confirmed${awardTx ? ` (transaction ${awardTx})` : ""}; its pack is being minted: ask again in a moment`,
+    DOOR_RETRY_SECONDS,
+  );
+}
+
+/**
+ * A `pack_pending` answer (the door's 503) saying when to ask again: `details.retry_after_seconds`
+ * (REST's `Retry-After`, MCP's details), every one of them (probe38 C-F3).
+ * @param retryAfterSeconds seconds, rounded up to an integer >= 1
+ */
+function pendingPack(message: string, retryAfterSeconds: number): AwardEvidenceUnavailable {
   return {
     kind: "unavailable",
     reason: "pack_pending",
-    message: `the award is confirmed${awardTx ? ` (transaction ${awardTx})` : ""}; its pack is being minted: ask again in a moment`,
+    message,
+    details: { retry_after_seconds: Math.max(1, Math.ceil(retryAfterSeconds)) },
   };
+}
+
+/**
+ * How long (ms, platform clock) the door makes no new attempt to mint a confirmed award's pack after one
+ * failed for the operator's reasons ({@link operatorsProblem}: the RPC failing, the platform account
+ * without ETH for the anchor, another chain configured): 30 s, per benchmark and process. Meanwhile
+ * every read answers `pack_pending` from memory with the seconds left (`retry_after_seconds`), minting
+ * nothing (probe38 C-F3: each anonymous read minted the whole pack again, ~1 s of the event loop per
+ * 11 MB, and held every other request of the service). The operator's `award` is not held back.
+ */
+export const DOOR_MINT_BACKOFF_MS = 30_000;
+
+/**
+ * The `retry_after_seconds` of a `pack_pending` for work under way (the pack being minted, its anchor
+ * waiting for confirmations): 5 s, the door's own deadline.
+ */
+export const DOOR_RETRY_SECONDS = 5;
+
+/** What one door mint of a confirmed award's pack came to: the pack, or why none (a value, not thrown). */
+type DoorMintOutcome = Awaited<ReturnType<typeof ensurePack>> | PlatformError;
+
+/** A benchmark's door mint: the one in flight, and the back-off after a failed one (platform clock, ms). */
+interface DoorMintState {
+  inFlight: Promise<DoorMintOutcome | "operator" | null> | null;
+  /** when the last mint failed for the operator's reasons */
+  failedAt: number;
+  /** from when a new mint may start */
+  retryAt: number;
+}
+
+/** The door mints of each process, by benchmark slug. */
+const doorMints = new WeakMap<PlatformContext, Map<string, DoorMintState>>();
+
+/**
+ * The door's mint of the pack of `slug`'s confirmed award (`ensurePack` under the award's lock),
+ * shared (probe38 C-F3): one per benchmark in flight, every concurrent reader waiting (by its own `by`)
+ * for the same one; after one that failed for the operator's reasons ({@link operatorsProblem}, logged
+ * once), no new one for {@link DOOR_MINT_BACKOFF_MS}, answered `backoff` with the time it ends. Its
+ * work goes on past a reader's deadline under the lock (counted with the award calls, stopped by close).
+ * @returns the pack or the `pack_pending` / signer refusal (`value`), `backoff`, or null when the lock or
+ *   the mint outlasted `by`
+ * @throws what `ensurePack` throws that is neither (a bug)
+ */
+async function sharedDoorMint(
+  ctx: PlatformContext,
+  slug: string,
+  by: number,
+): Promise<{ kind: "done"; value: DoorMintOutcome } | { kind: "backoff"; retryAt: number } | null> {
+  let mints = doorMints.get(ctx);
+  if (!mints) doorMints.set(ctx, (mints = new Map()));
+  let state = mints.get(slug);
+  if (!state) mints.set(slug, (state = { inFlight: null, failedAt: 0, retryAt: 0 }));
+  const now = ctx.clock();
+  // a clock set back (now before the failure) ends the back-off
+  if (!state.inFlight && now < state.retryAt && now >= state.failedAt)
+    return { kind: "backoff", retryAt: state.retryAt };
+  const mint = (state.inFlight ??= startDoorMint(ctx, slug, by, state));
+  const value = await byDeadline(mint, by, () => null);
+  if (value === null) return null;
+  if (value === "operator") return { kind: "backoff", retryAt: state.retryAt };
+  return { kind: "done", value };
+}
+
+/** The one door mint of {@link sharedDoorMint}: sets the back-off when it fails for the operator's reasons. */
+function startDoorMint(
+  ctx: PlatformContext,
+  slug: string,
+  by: number,
+  state: DoorMintState,
+): Promise<DoorMintOutcome | "operator" | null> {
+  const mint = lockedForDoor(ctx, slug, by, async () => {
+    const bench = await getBenchmark(ctx, slug);
+    const fresh = (await awardRow(ctx, slug))!;
+    // the anchor's transaction waited for by the door's deadline only, and not past a stop of the
+    // process: the mint left running after the answer ends with it (probe33 C-F3: viem's 180 s wait
+    // held the CLI's `evidence` for 3 minutes after it printed "ask again in a moment")
+    return ensurePack(ctx, bench, fresh, preparedAward(fresh), { until: by, stop: ctx.awardCalls.signal });
+  })
+    .catch((e: unknown): DoorMintOutcome | "operator" => {
+      // its anchor not mined by the deadline, or not yet as deep as the store's depth (probe30 C-F8), or
+      // this process signs with another key than the awarder's (probe36 C-F1): nothing stored yet
+      if ((e instanceof PlatformError && e.code === "pack_pending") || isSignerNotAwarder(e)) return e;
+      const theirs = operatorsProblem(ctx, slug, e);
+      state.failedAt = ctx.clock();
+      state.retryAt = state.failedAt + DOOR_MINT_BACKOFF_MS;
+      return theirs;
+    })
+    .finally(() => {
+      state.inFlight = null;
+    });
+  return mint;
 }
 
 /**
@@ -322,15 +421,26 @@ function packBeingMinted(awardTx: string | null | undefined): AwardEvidenceHead 
  * ranking digest and the prepared digest in `details` (never `not_awarded` while the chain says Awarded,
  * probe37 C-F2). Null when the chain shows no award.
  * `reached.recorded` is set to the transaction once the award is recorded (the caller's deadline answer).
+ * `awardTx` is the award row's transaction (null while only prepared): the shared read's key.
  */
 async function awardFromChain(
   ctx: PlatformContext,
   slug: string,
+  awardTx: string | null,
   by: number,
   reached: { recorded?: string } = {},
 ): Promise<AwardEvidenceHead | null> {
-  // read the chain outside the award's lock (an `award` waiting for its transaction holds it)
-  const state = await awardChainState(ctx, slug).catch((e: unknown) => {
+  // read the chain outside the award's lock (an `award` waiting for its transaction holds it), one read
+  // per benchmark and award transaction shared by every reader for BOUNTY_READ_TTL_MS (5 s), a failure
+  // included; a mined award is never answered from an old read (probe38 C-F3: three RPC calls per
+  // anonymous read of a sent award)
+  const read = sharedChainRead(
+    ctx,
+    `award-state\n${slug}\n${awardTx ?? ""}`,
+    () => awardChainState(ctx, slug),
+    (s) => s.state !== "mined",
+  );
+  const state = await read.catch((e: unknown) => {
     // awarded elsewhere (probe24 C-F3, probe36 C-F4): the door's 404 `awarded_elsewhere` (probe37 C-F2),
     // not the operator's 409 `bounty_mismatch` (the award still answers that)
     // (another chain or contract configured, `details.field`, is the operator's problem, not this)
@@ -415,10 +525,16 @@ function operatorsProblem(ctx: PlatformContext, slug: string, e: unknown): "oper
     ((e.code === "chain_error" && e.details.read_only !== true) ||
       (e.code === "bounty_mismatch" && e.details.field !== undefined));
   if (!theirs) throw e;
+  // a shared read's failure is logged once, not once per reader that waited for it
+  if (loggedProblems.has(e)) return "operator";
+  loggedProblems.add(e);
   const log = ctx.chain?.config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   log(`bench-bounty: evidence door ${slug}: ${e.code}: ${e.message}`);
   return "operator";
 }
+
+/** The operator's problems {@link operatorsProblem} logged already (a shared read's, once). */
+const loggedProblems = new WeakSet<object>();
 
 /**
  * How long (ms) a door request waits in all, for the award's lock and the chain's reads together,
@@ -435,7 +551,20 @@ export const DOOR_WAIT_MS = 5_000;
  * stop) and waits for it before closing the store (probe33 C-F3).
  * @returns `fn`'s result, or null when the lock stayed held, or `fn` ran, until `by`
  */
-async function underDoorLock<T>(
+function underDoorLock<T>(
+  ctx: PlatformContext,
+  slug: string,
+  by: number,
+  fn: () => Promise<T>,
+): Promise<T | null> {
+  return byDeadline(lockedForDoor(ctx, slug, by, fn), by, () => null);
+}
+
+/**
+ * {@link underDoorLock} without its deadline: `fn` under the award's lock, the lock waited for until
+ * `by` (null past it), counted with the award calls; the promise ends when `fn` does.
+ */
+function lockedForDoor<T>(
   ctx: PlatformContext,
   slug: string,
   by: number,
@@ -448,7 +577,7 @@ async function underDoorLock<T>(
       throw e;
     });
   ctx.awardCalls.track(locked);
-  return byDeadline(locked, by, () => null);
+  return locked;
 }
 
 /**

@@ -9,7 +9,7 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AwardEvidenceUnavailable } from "@bench-bounty/platform";
 import type { AppEnv } from "../env.js";
-import { evidenceStatusOf } from "../errors.js";
+import { evidenceStatusOf, retryAfterOf } from "../errors.js";
 import { etagMatches, notModifiedHeaders, sendJson } from "../http.js";
 import { defineRoute } from "../route.js";
 
@@ -18,7 +18,8 @@ const PACK_TYPE = "application/json";
 
 /**
  * The door's 404/503 answer naming the SPEC 8 reason (the edge's reason-to-status table), the reason's
- * facts in `details` beside it (`awarded_elsewhere`: the award's transaction and digests, probe37 C-F2).
+ * facts in `details` beside it (`awarded_elsewhere`: the award's transaction and digests, probe37 C-F2);
+ * a 503 `pack_pending` with `Retry-After` = its `details.retry_after_seconds` (probe38 C-F3).
  */
 function unavailable(c: Context<AppEnv>, r: AwardEvidenceUnavailable): Response {
   return sendJson(
@@ -32,6 +33,7 @@ function unavailable(c: Context<AppEnv>, r: AwardEvidenceUnavailable): Response 
       },
     },
     evidenceStatusOf(r.reason),
+    retryAfterOf(r.details ?? {}),
   );
 }
 
