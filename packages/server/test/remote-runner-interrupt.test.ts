@@ -140,11 +140,14 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
   });
 
-  it("a network error at a submission: exit 1 with the resume line, and the pasted line finishes the run", async () => {
-    proxied = 0;
-    cut = (n) => n === 3;
-    const { r, me, env } = await run(proxyUrl, "net-cut");
-    cut = () => false;
+  /**
+   * A run through the proxy while `cutting` cuts connections: exit 1 with the network_error and the resume
+   * line, the run left in progress, and the pasted line finishes it.
+   */
+  async function cutThenResume(name: string, cutting: { on(): void; off(): void }): Promise<void> {
+    cutting.on();
+    const { r, me, env } = await run(proxyUrl, name);
+    cutting.off();
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/network_error/);
     expect(r.stderr).toMatch(
@@ -156,22 +159,17 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
     const resumed = await runCli(line.split(" ").slice(1), env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
+  }
+
+  it("a network error at a submission: exit 1 with the resume line, and the pasted line finishes the run", async () => {
+    proxied = 0;
+    await cutThenResume("net-cut", { on: () => (cut = (n) => n === 3), off: () => (cut = () => false) });
   });
 
   it("a network error at the final finalize: exit 1 with the resume line, and the pasted line finalizes the run", async () => {
-    cutFinalize = true;
-    const { r, me, env } = await run(proxyUrl, "net-cut-finalize");
-    cutFinalize = false;
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/network_error/);
-    expect(r.stderr).toMatch(
-      /stays in progress \(attempt 1 is not used up\); once the cause is gone, resume it:\n/,
-    );
-    const { line, runId } = resumeLine(r.stderr);
-    const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
-    expect(before.json.status).toBe("in_progress");
-    const resumed = await runCli(line.split(" ").slice(1), env);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
+    await cutThenResume("net-cut-finalize", {
+      on: () => (cutFinalize = true),
+      off: () => (cutFinalize = false),
+    });
   });
 });
