@@ -29,7 +29,7 @@ import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 import { printable } from "../text.js";
-import { RpcAnswerShapeError, readCode, readReceipt } from "./rpc-answers.js";
+import { RpcAnswerShapeError, readBlockNumber, readCode, readReceipt } from "./rpc-answers.js";
 
 /** The chain facts. */
 export type ChainFactName =
@@ -441,7 +441,7 @@ async function readCredits(
   address: Address,
   accounts: readonly string[],
 ): Promise<ChainCredits> {
-  const block = await walk.net("eth_blockNumber", () => walk.client.getBlockNumber({ cacheTime: 0 }));
+  const block = await walk.net("eth_blockNumber", () => readBlockNumber(walk.client));
   const values = await Promise.all(
     accounts.map((a) => walk.readBounty<bigint>(address, "creditOf", [walk.bountyId, a], block)),
   );
