@@ -44,7 +44,7 @@ import {
   type TestSetRow,
 } from "@bench-bounty/evidence";
 import { startIndexer, type RunningIndexer } from "@bench-bounty/indexer/testing";
-import type { Address, Hash, Hex } from "viem";
+import { encodeErrorResult, type Address, type Hash, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompactSign, exportJWK, generateKeyPair } from "jose";
 import {
@@ -1101,6 +1101,87 @@ describe("an eth_call result that is not hex data (probe38 B-F1)", () => {
     expect((e as Error).message).toMatch(
       /^rpc x: eth_call: the answer is not a JSON-RPC answer to eth_call \(\$\.result: is "0x123": an eth_call answers hex data /,
     );
+  });
+});
+
+/** The revert data of Solidity's `Error(reason)`. */
+const encodeErrorString = (reason: string): Hex =>
+  encodeErrorResult({
+    abi: [{ type: "error", name: "Error", inputs: [{ type: "string", name: "message" }] }],
+    errorName: "Error",
+    args: [reason],
+  });
+
+/** An `eth_call` answered with a JSON-RPC error carrying `error` in place of its result. */
+const revertAnswer = (error: Record<string, unknown>) =>
+  new WholeAnswer(({ result: _, ...rest }) => ({ ...rest, error }));
+
+/**
+ * probe38 B-N1: an `eth_call` of a view of the bounty contract (whose code `eth_getCode` matched) answered
+ * with a revert carrying junk data (`0x08c379a0` and 10 zero bytes, 100 bytes of `0xab`) was the contract's
+ * "reverted (no reason): not the protocol's contract" (exit 1), where check_pack.py says it cannot read the
+ * RPC (exit 3). The protocol's views never revert: any revert is the RPC's answer, exit 3 naming the call.
+ */
+describe("a revert answered to a view of the protocol's contract (probe38 B-N1)", () => {
+  const reverts: [string, Record<string, unknown>, RegExp][] = [
+    [
+      "Error(string)'s selector and 10 zero bytes",
+      { code: 3, message: "execution reverted", data: `0x08c379a0${"00".repeat(10)}` },
+      /\(data 0x08c379a0(00){10}\)$/,
+    ],
+    [
+      "100 bytes of 0xab",
+      { code: 3, message: "execution reverted", data: `0x${"ab".repeat(100)}` },
+      /\(data 0x(ab){68}\.\.\. \(200 hex digits\)\)$/,
+    ],
+    [
+      "a well-formed Error(string) reason",
+      { code: 3, message: "execution reverted: nope", data: encodeErrorString("nope") },
+      /\(data 0x08c379a0\w+\.\.\. \(200 hex digits\), its reason "nope"\)$/,
+    ],
+    [
+      "an internal error with a message and no data",
+      { code: -32603, message: "internal error" },
+      /\(no data, its message "internal error"\)$/,
+    ],
+  ];
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(
+      chain.rpcUrl,
+      reverts.map(([, error]) => revertAnswer(error)),
+    );
+  });
+  afterAll(() => proxy.close());
+
+  it.each(reverts.map(([what, , said], k) => [what, k, said] as const))(
+    "eth_call reverted with %s: cannot read the RPC, naming the call and the revert",
+    async (_what, k, said) => {
+      const e = await verifyPack({
+        source: packBytes,
+        rpcUrl: `${proxy.origin}/eth_call/${k}`,
+        policy: "onchain",
+        timeoutMs: 5000,
+      }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VerifierNetworkError);
+      const message = (e as Error).message;
+      expect(message).toMatch(
+        /^rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the RPC answered a revert of a view the protocol's contract cannot revert \(/,
+      );
+      expect(message).toMatch(said);
+      expect(message).not.toMatch(/not the protocol's contract|reverted \(/);
+    },
+  );
+
+  it("the CLI exits 3 for the junk revert, not 1 (not the protocol's contract)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "verify-revert-")), "pack.json");
+    writeFileSync(file, packBytes);
+    const r = await runCli(["verify", file, "--rpc", `${proxy.origin}/eth_call/0`, "--policy", "onchain"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the RPC answered a revert of a view the protocol's contract cannot revert \(data 0x08c379a0(00){10}\)$/m,
+    );
+    expect(r.stdout).not.toMatch(/not the protocol's contract/);
   });
 });
 

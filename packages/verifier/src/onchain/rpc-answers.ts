@@ -8,11 +8,14 @@
  * "internal error"), nor viem's formatter's own words with no path (probe38 B-N2: a receipt's `gasUsed` of
  * `"-0x5"`, "Cannot convert -0x5 to a BigInt"). Every answer's envelope is checked too, as viem reads it
  * ({@link checkedRpcFetch}, probe36 V-F7): the request's `id`, a `result` or an `error`, an `eth_call`
- * result hex data ({@link ethCallResultProblem}, probe38 B-F1).
+ * result hex data ({@link ethCallResultProblem}, probe38 B-F1). A revert of a view of the protocol's
+ * contract is the RPC's answer, not the contract's ({@link viewRevertProblem}, probe38 B-N1).
  * @packageDocumentation
  */
 import { schemaProblems } from "@bench-bounty/evidence";
 import {
+  BaseError,
+  ContractFunctionRevertedError,
   formatTransactionReceipt,
   hexToNumber,
   type Address,
@@ -81,6 +84,51 @@ export class RpcAnswerShapeError extends Error {
     }
     return undefined;
   }
+}
+
+/** Longest revert data quoted in a {@link ViewRevertError} (characters: a selector and two words). */
+const MAX_QUOTED_REVERT_DATA = 2 + 8 + 2 * 64;
+
+/**
+ * An RPC's revert of a view of a protocol contract whose code `eth_getCode` matched: no answer of that
+ * contract (its views do not revert), so an RPC that cannot be read ({@link viewRevertProblem}).
+ */
+export class ViewRevertError extends RpcAnswerShapeError {
+  /** @param said the revert as the RPC answered it: its data, or its reason or message */
+  constructor(said: string) {
+    super("a view's answer", undefined);
+    this.message = `the RPC answered a revert of a view the protocol's contract cannot revert (${said})`;
+    this.name = "ViewRevertError";
+  }
+}
+
+/**
+ * The one rule for a revert answered to an `eth_call` of a view of a protocol contract whose code is the
+ * protocol's (`eth_getCode` matched, `codeProblem`; probe38 B-N1): the protocol's views never revert, so a
+ * JSON-RPC error viem reads as a revert (code 3 or -32603 with data or a message: viem's
+ * `ContractFunctionRevertedError`) is the RPC's answer, not the contract's: an RPC that cannot be read
+ * (exit 3), as `demo/independent/check_pack.py` says of any error answered to an `eth_call`. Before, it was
+ * the contract's "reverted (no reason)": "not the protocol's contract", exit 1 (probe D2-F9's rule, which
+ * stays for code that is not the protocol's: such an address is never called).
+ * @param e what viem threw for the call (`readContract`)
+ * @returns a {@link ViewRevertError} naming the revert's data (cut at {@link MAX_QUOTED_REVERT_DATA}
+ *   characters) and its reason or the RPC's message, or null when `e` is no revert
+ */
+export function viewRevertProblem(e: unknown): ViewRevertError | null {
+  if (!(e instanceof BaseError)) return null;
+  const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
+  if (!(revert instanceof ContractFunctionRevertedError)) return null;
+  const raw: unknown = revert.raw;
+  const said: string[] = [];
+  if (typeof raw === "string" && HEX_STRING.test(raw) && raw !== "0x")
+    said.push(
+      `data ${raw.length > MAX_QUOTED_REVERT_DATA ? `${raw.slice(0, MAX_QUOTED_REVERT_DATA)}... (${raw.length - 2} hex digits)` : raw}`,
+    );
+  else if (raw !== undefined && raw !== "0x") said.push(`data ${quoted(raw)}`);
+  else said.push("no data");
+  if (typeof revert.reason === "string" && revert.reason !== "")
+    said.push(`${raw === undefined || raw === "0x" ? "its message" : "its reason"} ${quoted(revert.reason)}`);
+  return new ViewRevertError(said.join(", "));
 }
 
 /** Longest JSON value of an answer quoted in an {@link RpcAnswerShapeError} (characters). */
