@@ -1448,6 +1448,41 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       },
     );
 
+    // probe38 B-N1: a revert answered to a view of the protocol's contract (its code matched) was "not the
+    // protocol's contract" in the verifier (exit 1) while this script said it cannot read the RPC (exit 3);
+    // the verifier now says so too (packages/verifier/test/onchain.test.ts "a revert answered to a view of
+    // the protocol's contract (probe38 B-N1)", on a real BenchmarkBounty, which this fake RPC's code is not)
+    it.each([
+      ["Error(string)'s selector and 10 zero bytes", `0x08c379a0${"00".repeat(10)}`],
+      ["100 bytes of 0xab", `0x${"ab".repeat(100)}`],
+    ])(
+      "blames the RPC for an eth_call answered with a revert carrying %s (exit 3), as the verifier does",
+      async (_name, data) => {
+        const honest = honestChain();
+        answer = (method, res) => {
+          if (method !== "eth_call") return honest(method, res);
+          const body = JSON.stringify({
+            jsonrpc: "2.0",
+            id: lastId,
+            error: { code: 3, message: "execution reverted", data },
+          });
+          res.writeHead(200, {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          });
+          res.end(body);
+        };
+        const origin = url.replace(/[.:/]/g, "\\$&");
+        expectOneLine(
+          await check([VECTOR, "--rpc", url]),
+          3,
+          new RegExp(
+            `^check_pack: cannot read rpc ${origin}: eth_call refused: \\{'code': 3, 'message': 'execution reverted'\\}$`,
+          ),
+        );
+      },
+    );
+
     /** The honest chain, with no code at `address` (eth_getCode "0x" for it). */
     const noCodeAt = (address: string) => {
       const honest = honestChain();

@@ -44,7 +44,7 @@ import {
   type TestSetRow,
 } from "@bench-bounty/evidence";
 import { startIndexer, type RunningIndexer } from "@bench-bounty/indexer/testing";
-import type { Address, Hash, Hex } from "viem";
+import { encodeErrorResult, type Address, type Hash, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompactSign, exportJWK, generateKeyPair } from "jose";
 import {
@@ -72,7 +72,7 @@ import { join } from "node:path";
 import { formatReportTable } from "../src/format.js";
 import { rpcClient } from "../src/onchain/index.js";
 import { rpcReader } from "../src/onchain/context.js";
-import { readChainId } from "../src/onchain/rpc-answers.js";
+import { readBlockNumber, readChainId } from "../src/onchain/rpc-answers.js";
 
 const runCli = runCliAsync;
 
@@ -1100,6 +1100,191 @@ describe("an eth_call result that is not hex data (probe38 B-F1)", () => {
     expect(e).toBeInstanceOf(VerifierNetworkError);
     expect((e as Error).message).toMatch(
       /^rpc x: eth_call: the answer is not a JSON-RPC answer to eth_call \(\$\.result: is "0x123": an eth_call answers hex data /,
+    );
+  });
+});
+
+/** The revert data of Solidity's `Error(reason)`. */
+const encodeErrorString = (reason: string): Hex =>
+  encodeErrorResult({
+    abi: [{ type: "error", name: "Error", inputs: [{ type: "string", name: "message" }] }],
+    errorName: "Error",
+    args: [reason],
+  });
+
+/** An `eth_call` answered with a JSON-RPC error carrying `error` in place of its result. */
+const revertAnswer = (error: Record<string, unknown>) =>
+  new WholeAnswer(({ result: _, ...rest }) => ({ ...rest, error }));
+
+/**
+ * probe38 B-N1: an `eth_call` of a view of the bounty contract (whose code `eth_getCode` matched) answered
+ * with a revert carrying junk data (`0x08c379a0` and 10 zero bytes, 100 bytes of `0xab`) was the contract's
+ * "reverted (no reason): not the protocol's contract" (exit 1), where check_pack.py says it cannot read the
+ * RPC (exit 3). The protocol's views never revert: any revert is the RPC's answer, exit 3 naming the call.
+ */
+describe("a revert answered to a view of the protocol's contract (probe38 B-N1)", () => {
+  const reverts: [string, Record<string, unknown>, RegExp][] = [
+    [
+      "Error(string)'s selector and 10 zero bytes",
+      { code: 3, message: "execution reverted", data: `0x08c379a0${"00".repeat(10)}` },
+      /\(data 0x08c379a0(00){10}\)$/,
+    ],
+    [
+      "100 bytes of 0xab",
+      { code: 3, message: "execution reverted", data: `0x${"ab".repeat(100)}` },
+      /\(data 0x(ab){68}\.\.\. \(200 hex digits\)\)$/,
+    ],
+    [
+      "a well-formed Error(string) reason",
+      { code: 3, message: "execution reverted: nope", data: encodeErrorString("nope") },
+      /\(data 0x08c379a0\w+\.\.\. \(200 hex digits\), its reason "nope"\)$/,
+    ],
+    [
+      "an internal error with a message and no data",
+      { code: -32603, message: "internal error" },
+      /\(no data, its message "internal error"\)$/,
+    ],
+  ];
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(
+      chain.rpcUrl,
+      reverts.map(([, error]) => revertAnswer(error)),
+    );
+  });
+  afterAll(() => proxy.close());
+
+  it.each(reverts.map(([what, , said], k) => [what, k, said] as const))(
+    "eth_call reverted with %s: cannot read the RPC, naming the call and the revert",
+    async (_what, k, said) => {
+      const e = await verifyPack({
+        source: packBytes,
+        rpcUrl: `${proxy.origin}/eth_call/${k}`,
+        policy: "onchain",
+        timeoutMs: 5000,
+      }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VerifierNetworkError);
+      const message = (e as Error).message;
+      expect(message).toMatch(
+        /^rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the RPC answered a revert of a view the protocol's contract cannot revert \(/,
+      );
+      expect(message).toMatch(said);
+      expect(message).not.toMatch(/not the protocol's contract|reverted \(/);
+    },
+  );
+
+  it("the CLI exits 3 for the junk revert, not 1 (not the protocol's contract)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "verify-revert-")), "pack.json");
+    writeFileSync(file, packBytes);
+    const r = await runCli(["verify", file, "--rpc", `${proxy.origin}/eth_call/0`, "--policy", "onchain"]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the RPC answered a revert of a view the protocol's contract cannot revert \(data 0x08c379a0(00){10}\)$/m,
+    );
+    expect(r.stdout).not.toMatch(/not the protocol's contract/);
+  });
+});
+
+/** A receipt answer with `change` made to its result (an unmined transaction's `null` left as it is). */
+const receiptChanged = (change: (r: Record<string, any>) => void) =>
+  new WholeAnswer((m) => {
+    if (m.result === null || typeof m.result !== "object") return m;
+    const r = structuredClone(m.result) as Record<string, any>;
+    change(r);
+    return { ...m, result: r };
+  });
+
+/**
+ * probe38 B-N2: a receipt whose `gasUsed` was `"-0x5"` failed in viem's formatter's words ("Cannot convert
+ * -0x5 to a BigInt", exit 3 with no JSON path): its shape check read only the fields the facts read. Every
+ * quantity viem's formatter converts is checked, named by its JSON path; so is `eth_blockNumber`.
+ */
+describe("a receipt or block number whose quantity viem's formatter converts is malformed (probe38 B-N2)", () => {
+  const broken: [string, (r: Record<string, any>) => void, string][] = [
+    ["gasUsed -0x5", (r) => (r.gasUsed = "-0x5"), "$.gasUsed"],
+    ['cumulativeGasUsed "5" (no 0x)', (r) => (r.cumulativeGasUsed = "5"), "$.cumulativeGasUsed"],
+    ["effectiveGasPrice zz", (r) => (r.effectiveGasPrice = "0xzz"), "$.effectiveGasPrice"],
+    ["transactionIndex -0x1", (r) => (r.transactionIndex = "-0x1"), "$.transactionIndex"],
+    ["blobGasUsed 1e3", (r) => (r.blobGasUsed = "1e3"), "$.blobGasUsed"],
+    ["a log's logIndex zz", (r) => (r.logs[0].logIndex = "zz"), "$.logs[0].logIndex"],
+    [
+      "a log's transactionIndex -0x1",
+      (r) => (r.logs[0].transactionIndex = "-0x1"),
+      "$.logs[0].transactionIndex",
+    ],
+  ];
+  let proxy: RpcProxy;
+  beforeAll(async () => {
+    proxy = await startRpcProxy(chain.rpcUrl, [
+      ...broken.map(([, change]) => receiptChanged(change)),
+      "-0x5",
+    ]);
+  });
+  afterAll(() => proxy.close());
+
+  it.each(broken.map(([what, , path], k) => [what, k, path] as const))(
+    "a receipt with %s: cannot read the RPC, naming its JSON path",
+    async (_what, k, path) => {
+      const e = await verifyPack({
+        source: packBytes,
+        rpcUrl: `${proxy.origin}/eth_getTransactionReceipt/${k}`,
+        policy: "onchain",
+        timeoutMs: 5000,
+      }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(VerifierNetworkError);
+      const message = (e as Error).message;
+      expect(message).toMatch(
+        /^rpc http:\/\/127\.0\.0\.1:\d+: eth_getTransactionReceipt: the answer is not a transaction receipt/,
+      );
+      expect(message).toContain(`(${path}: expected a hex quantity)`);
+      expect(message).not.toMatch(INTERNAL);
+    },
+  );
+
+  it("the CLI exits 3 for gasUsed -0x5 naming $.gasUsed, not viem's words", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "verify-gasused-")), "pack.json");
+    writeFileSync(file, packBytes);
+    const r = await runCli(["verify", file, "--rpc", `${proxy.origin}/eth_getTransactionReceipt/0`]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(
+      /^verify: cannot read rpc http:\/\/127\.0\.0\.1:\d+: eth_getTransactionReceipt: the answer is not a transaction receipt.*\(\$\.gasUsed: expected a hex quantity\)$/m,
+    );
+  });
+
+  it("an honest receipt with null and absent quantities is read", async () => {
+    const k = broken.length + 1;
+    const nulls = await startRpcProxy(chain.rpcUrl, [
+      ...Array<unknown>(k).fill(null),
+      receiptChanged((r) => {
+        r.effectiveGasPrice = null;
+        delete r.blobGasUsed;
+        delete r.logs[0]?.transactionIndex;
+      }),
+    ]);
+    try {
+      const r = await verifyPack({
+        source: packBytes,
+        rpcUrl: `${nulls.origin}/eth_getTransactionReceipt/${k}`,
+        policy: "onchain",
+        timeoutMs: 5000,
+      });
+      expect(r.facts.award_log.state).toBe("verified");
+    } finally {
+      nulls.close();
+    }
+  });
+
+  it("eth_blockNumber answered -0x5: cannot read the RPC, naming eth_blockNumber and $", async () => {
+    const client = rpcClient(`${proxy.origin}/eth_blockNumber/${broken.length}`, {
+      batch: false,
+      timeoutMs: 5000,
+    });
+    const e = await rpcReader("rpc x")("eth_blockNumber", () => readBlockNumber(client)).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(VerifierNetworkError);
+    expect((e as Error).message).toBe(
+      "rpc x: eth_blockNumber: the answer is not a block number ($: expected a hex quantity)",
     );
   });
 });

@@ -29,7 +29,13 @@ import type { PackView } from "../pack.js";
 import type { ProgressCallback } from "../progress.js";
 import { AnswerTimeoutError, AnswerTooLargeError } from "../source.js";
 import { printable } from "../text.js";
-import { RpcAnswerShapeError, readCode, readReceipt } from "./rpc-answers.js";
+import {
+  RpcAnswerShapeError,
+  readBlockNumber,
+  readCode,
+  readReceipt,
+  viewRevertProblem,
+} from "./rpc-answers.js";
 
 /** The chain facts. */
 export type ChainFactName =
@@ -178,10 +184,11 @@ export interface ChainWalkInit {
 }
 
 /**
- * A contract the pack names answered a call with a revert, with no data, or with data its ABI cannot
- * decode (probe D2-F9): an answer of the chain, the contract is not the protocol's. It fails the facts
- * read from that contract (exit 1); it is not an RPC that could not be read (exit 3). `answer` is
- * already {@link printable}: the revert reason is the contract author's text.
+ * A contract the pack names answered a call with no data, or with data its ABI cannot decode (probe
+ * D2-F9): an answer of the chain, the contract is not the protocol's. It fails the facts read from that
+ * contract (exit 1); it is not an RPC that could not be read (exit 3). A revert is not one: the views
+ * read run on code that is the protocol's (checked first) and never revert, so a revert is the RPC's
+ * answer ({@link viewRevertProblem}, probe38 B-N1, exit 3). `answer` is already {@link printable}.
  */
 export class ContractAnswerError extends Error {
   /** The contract called (lowercase). */
@@ -200,17 +207,11 @@ export class ContractAnswerError extends Error {
   }
 }
 
-/** Longest revert reason quoted in a fact (characters, after {@link printable}). */
-const MAX_REVERT_REASON_CHARS = 200;
-
-/** viem's errors for an answer of the contract itself (not of the RPC): what each says about the contract. */
+/**
+ * viem's errors for an answer of the contract itself (not of the RPC): what each says about the contract.
+ * A revert (`ContractFunctionRevertedError`) is not one ({@link viewRevertProblem}, probe38 B-N1).
+ */
 const CONTRACT_ANSWERS: Record<string, (e: BaseError) => string> = {
-  ContractFunctionRevertedError: (e) => {
-    const reason = (e as { reason?: unknown }).reason;
-    return typeof reason === "string" && reason !== "" && reason !== "execution reverted"
-      ? `reverted (${JSON.stringify(printable(reason, MAX_REVERT_REASON_CHARS))})`
-      : "reverted (no reason)";
-  },
   ContractFunctionZeroDataError: () => "returned no data",
   AbiDecodingZeroDataError: () => "returned no data",
   AbiDecodingDataSizeTooSmallError: () => "returned data too short for the function's ABI",
@@ -296,11 +297,17 @@ function httpStatusOf(e: unknown): number | undefined {
   return undefined;
 }
 
-/** A contract read: an answer of the contract itself (revert, no data, undecodable data) is a {@link ContractAnswerError}. */
+/**
+ * A read of a view of a protocol contract whose code matched ({@link ChainWalk.codeProblem}): an answer of
+ * the contract itself (no data, undecodable data) is a {@link ContractAnswerError}; a revert is the RPC's
+ * ({@link viewRevertProblem}: a `ViewRevertError`, which {@link rpcReader} says as an RPC that cannot be read).
+ */
 async function contractRead<T>(address: Address, call: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
+    const revert = viewRevertProblem(e);
+    if (revert !== null) throw revert;
     const answer = contractAnswer(e);
     if (answer !== null)
       throw new ContractAnswerError(address.toLowerCase() as Address, call, answer, { cause: e });
@@ -434,14 +441,15 @@ async function readClaims(walk: ChainWalk, address: Address, tx: Hex): Promise<C
 /**
  * `creditOf(bounty_id, account)` of each account at the chain's latest block: `eth_blockNumber`, then one
  * `eth_call` per account pinned to that block (so every value is of the same block).
- * @throws VerifierNetworkError the RPC cannot be read; ContractAnswerError the contract reverted
+ * @throws VerifierNetworkError the RPC cannot be read (a revert included, probe38 B-N1); ContractAnswerError the
+ *   contract answered no data or undecodable data
  */
 async function readCredits(
   walk: ChainWalk,
   address: Address,
   accounts: readonly string[],
 ): Promise<ChainCredits> {
-  const block = await walk.net("eth_blockNumber", () => walk.client.getBlockNumber({ cacheTime: 0 }));
+  const block = await walk.net("eth_blockNumber", () => readBlockNumber(walk.client));
   const values = await Promise.all(
     accounts.map((a) => walk.readBounty<bigint>(address, "creditOf", [walk.bountyId, a], block)),
   );
@@ -486,7 +494,7 @@ async function readAnchor(
 
 /**
  * A step of the on-chain walk: reads the chain through the context and decides `facts`. When a contract
- * the pack names answers one of its calls with a revert (a {@link ContractAnswerError}), every fact of
+ * the pack names answers one of its calls with no data or undecodable data (a {@link ContractAnswerError}), every fact of
  * the step fails naming that contract and call.
  */
 export interface ChainStep {

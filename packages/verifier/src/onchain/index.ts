@@ -8,8 +8,9 @@
  * - `anchors.ts`: `commitment_anchor`, `receipt_anchors` and `pack_anchor`.
  *
  * When the RPC serves another chain than `benchmark.chain_id`, every chain fact fails. When a contract
- * the pack names answers a call with a revert, no data or data its ABI cannot decode, the facts read
- * from it fail (an answer of the chain, not an unreadable RPC).
+ * the pack names answers a call with no data or data its ABI cannot decode, the facts read from it fail
+ * (an answer of the chain, not an unreadable RPC); a revert of one of its views, whose code is the
+ * protocol's, is the RPC's answer: it cannot be read (probe38 B-N1, `viewRevertProblem`).
  * Every answer of the RPC is read within {@link DEFAULT_MAX_RPC_ANSWER_BYTES} (streamed) and
  * within the per-request timeout, headers and body together (one retry: about twice the timeout
  * at most for a server that drips its answer).
@@ -58,8 +59,8 @@ export const CHAIN_STEPS: readonly ChainStep[] = [
 ];
 
 /**
- * Run a step; a contract the pack names that answers a call with a revert (or no data, or data its ABI
- * cannot decode) fails every fact of the step, naming where the pack names it, the call and the answer.
+ * Run a step; a contract the pack names that answers a call with no data or data its ABI cannot decode
+ * fails every fact of the step, naming where the pack names it, the call and the answer.
  */
 async function runStep(step: ChainStep, walk: ChainWalk): Promise<Partial<ChainFacts>> {
   try {

@@ -1,16 +1,21 @@
 /**
  * The JSON-RPC answers the verifier reads outside a contract call, each checked against its shape before
- * it is used (probe15 B-F6): `eth_chainId` a quantity, `eth_getCode` hex data, `eth_getTransactionReceipt`
- * null or a receipt with the fields the `award_log` fact reads. An RPC answers whatever it likes; an
- * answer of the wrong shape (`"0x"` or `{}` for a receipt, `null` for code) is an RPC that cannot be read,
- * named by its method and the JSON path of the first problem (exit 3), never a property read of the wrong
- * type deep in a fact (exit 4, "internal error"). Every answer's envelope is checked too, as viem reads it
+ * it is used (probe15 B-F6): `eth_chainId` and `eth_blockNumber` a quantity, `eth_getCode` hex data,
+ * `eth_getTransactionReceipt` null or a receipt with the fields the `award_log` fact reads and every
+ * quantity viem's formatter converts. An RPC answers whatever it likes; an answer of the wrong shape (`"0x"`
+ * or `{}` for a receipt, `null` for code) is an RPC that cannot be read, named by its method and the JSON
+ * path of the first problem (exit 3), never a property read of the wrong type deep in a fact (exit 4,
+ * "internal error"), nor viem's formatter's own words with no path (probe38 B-N2: a receipt's `gasUsed` of
+ * `"-0x5"`, "Cannot convert -0x5 to a BigInt"). Every answer's envelope is checked too, as viem reads it
  * ({@link checkedRpcFetch}, probe36 V-F7): the request's `id`, a `result` or an `error`, an `eth_call`
- * result hex data ({@link ethCallResultProblem}, probe38 B-F1).
+ * result hex data ({@link ethCallResultProblem}, probe38 B-F1). A revert of a view of the protocol's
+ * contract is the RPC's answer, not the contract's ({@link viewRevertProblem}, probe38 B-N1).
  * @packageDocumentation
  */
 import { schemaProblems } from "@bench-bounty/evidence";
 import {
+  BaseError,
+  ContractFunctionRevertedError,
   formatTransactionReceipt,
   hexToNumber,
   type Address,
@@ -25,12 +30,39 @@ const data = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, "expected hex data");
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected 32 bytes of hex");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "expected an address");
 
-/** What of a receipt the verifier reads (other fields pass through to viem's formatter unchecked). */
+/**
+ * A quantity viem's formatter converts when it is present (`BigInt`, `hexToNumber`, `Number`): absent or
+ * `null` it reads as null, anything else must be a hex quantity (probe38 B-N2: `"-0x5"` failed in viem's
+ * words, "Cannot convert -0x5 to a BigInt", with no JSON path; `"zz"` as a log index read as `NaN`).
+ */
+const quantityIfAny = quantity.nullish();
+
+/**
+ * What of a receipt the verifier reads, and every field viem's `formatTransactionReceipt` (and its
+ * `formatLog`) converts: the quantities `gasUsed`, `cumulativeGasUsed`, `effectiveGasPrice`,
+ * `transactionIndex`, `blobGasPrice`, `blobGasUsed` and a log's `blockNumber`, `logIndex` and
+ * `transactionIndex` (probe38 B-N2). Other fields (`to`, `type`, ...) pass through as they are.
+ */
 const receiptAnswer = z.looseObject({
   status: z.enum(["0x0", "0x1"]),
   blockNumber: quantity,
   transactionHash: bytes32,
-  logs: z.array(z.looseObject({ address, topics: z.array(bytes32), data })),
+  transactionIndex: quantityIfAny,
+  gasUsed: quantityIfAny,
+  cumulativeGasUsed: quantityIfAny,
+  effectiveGasPrice: quantityIfAny,
+  blobGasPrice: quantityIfAny,
+  blobGasUsed: quantityIfAny,
+  logs: z.array(
+    z.looseObject({
+      address,
+      topics: z.array(bytes32),
+      data,
+      blockNumber: quantityIfAny,
+      logIndex: quantityIfAny,
+      transactionIndex: quantityIfAny,
+    }),
+  ),
 });
 
 /**
@@ -52,6 +84,51 @@ export class RpcAnswerShapeError extends Error {
     }
     return undefined;
   }
+}
+
+/** Longest revert data quoted in a {@link ViewRevertError} (characters: a selector and two words). */
+const MAX_QUOTED_REVERT_DATA = 2 + 8 + 2 * 64;
+
+/**
+ * An RPC's revert of a view of a protocol contract whose code `eth_getCode` matched: no answer of that
+ * contract (its views do not revert), so an RPC that cannot be read ({@link viewRevertProblem}).
+ */
+export class ViewRevertError extends RpcAnswerShapeError {
+  /** @param said the revert as the RPC answered it: its data, or its reason or message */
+  constructor(said: string) {
+    super("a view's answer", undefined);
+    this.message = `the RPC answered a revert of a view the protocol's contract cannot revert (${said})`;
+    this.name = "ViewRevertError";
+  }
+}
+
+/**
+ * The one rule for a revert answered to an `eth_call` of a view of a protocol contract whose code is the
+ * protocol's (`eth_getCode` matched, `codeProblem`; probe38 B-N1): the protocol's views never revert, so a
+ * JSON-RPC error viem reads as a revert (code 3 or -32603 with data or a message: viem's
+ * `ContractFunctionRevertedError`) is the RPC's answer, not the contract's: an RPC that cannot be read
+ * (exit 3), as `demo/independent/check_pack.py` says of any error answered to an `eth_call`. Before, it was
+ * the contract's "reverted (no reason)": "not the protocol's contract", exit 1 (probe D2-F9's rule, which
+ * stays for code that is not the protocol's: such an address is never called).
+ * @param e what viem threw for the call (`readContract`)
+ * @returns a {@link ViewRevertError} naming the revert's data (cut at {@link MAX_QUOTED_REVERT_DATA}
+ *   characters) and its reason or the RPC's message, or null when `e` is no revert
+ */
+export function viewRevertProblem(e: unknown): ViewRevertError | null {
+  if (!(e instanceof BaseError)) return null;
+  const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
+  if (!(revert instanceof ContractFunctionRevertedError)) return null;
+  const raw: unknown = revert.raw;
+  const said: string[] = [];
+  if (typeof raw === "string" && HEX_STRING.test(raw) && raw !== "0x")
+    said.push(
+      `data ${raw.length > MAX_QUOTED_REVERT_DATA ? `${raw.slice(0, MAX_QUOTED_REVERT_DATA)}... (${raw.length - 2} hex digits)` : raw}`,
+    );
+  else if (raw !== undefined && raw !== "0x") said.push(`data ${quoted(raw)}`);
+  else said.push("no data");
+  if (typeof revert.reason === "string" && revert.reason !== "")
+    said.push(`${raw === undefined || raw === "0x" ? "its message" : "its reason"} ${quoted(revert.reason)}`);
+  return new ViewRevertError(said.join(", "));
 }
 
 /** Longest JSON value of an answer quoted in an {@link RpcAnswerShapeError} (characters). */
@@ -370,6 +447,16 @@ export async function readChainId(client: PublicClient): Promise<number> {
 }
 
 /**
+ * `eth_blockNumber`, the chain's latest block (probe38 B-N2: viem's `getBlockNumber` converted any answer
+ * with `BigInt`, so `"-0x5"` failed as "Cannot convert -0x5 to a BigInt", with no JSON path).
+ * @throws RpcAnswerShapeError when the answer is not a hex quantity (`$`)
+ */
+export async function readBlockNumber(client: PublicClient): Promise<bigint> {
+  const answer: unknown = await client.request({ method: "eth_blockNumber" });
+  return BigInt(shaped(quantity, answer, "a block number"));
+}
+
+/**
  * `eth_getCode(address, latest)`: the runtime code in lower-case hex, `0x` when there is none.
  * @throws RpcAnswerShapeError when the answer is not hex data
  */
@@ -382,8 +469,9 @@ export async function readCode(client: PublicClient, at: Address): Promise<Hex> 
  * `eth_getTransactionReceipt(hash)`, formatted by viem, or null when the transaction is not mined. Its hex
  * (hashes, addresses, topics, data) is read in lower case whatever case the RPC wrote ({@link lowerHex}).
  * @throws RpcAnswerShapeError when the answer is neither null nor a receipt (status, block number,
- *   transaction hash, logs with address, topics and data), or a receipt that contradicts itself or the
- *   question ({@link receiptContradiction})
+ *   transaction hash, logs with address, topics and data, and every quantity viem's formatter converts a hex
+ *   quantity when present: {@link receiptAnswer}), naming the JSON path (`$.gasUsed: expected a hex
+ *   quantity`), or a receipt that contradicts itself or the question ({@link receiptContradiction})
  */
 export async function readReceipt(client: PublicClient, hash: Hex): Promise<TransactionReceipt | null> {
   const answer: unknown = await client.request({ method: "eth_getTransactionReceipt", params: [hash] });
