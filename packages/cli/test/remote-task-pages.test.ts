@@ -231,49 +231,55 @@ describe("run --server reads a run's task pages within MAX_DATASET_ROWS (probe38
 });
 
 describe("an interrupt while a run start's task pages are read (probe38 B-F3)", () => {
-  it("SIGINT during a 429 Retry-After: 60 wait: exit 130 within seconds with the resume line; pasted, it finishes the run", async () => {
-    const { url, f } = await fake("rate_limited");
-    const store = mkdtempSync(join(tmpdir(), "bb-pages-"));
-    const agent = answeringAgent();
-    let sentAt = 0;
-    const r = await runRemote(url, store, agent, (pid) => {
-      setTimeout(() => {
-        sentAt = Date.now();
-        process.kill(pid, "SIGINT");
-      }, 2000);
-    });
-    expect(f.taskPages).toBeGreaterThanOrEqual(1); // it was waiting out a 429
-    expect(r.code, r.stderr).toBe(130);
-    expect(Date.now() - sentAt).toBeLessThan(5000);
-    expect(r.stderr).toContain("interrupt: stopping after the tasks in flight; the run stays resumable");
-    expect(r.stderr).toContain(
-      `run ${RUN} was started (attempt 1) and interrupted while its tasks were read, before any agent ran`,
-    );
-    expect(r.stderr).not.toMatch(/^error:/m);
-    const line = /continue it with:\n {2}(.*)\n/.exec(r.stderr)?.[1];
-    expect(line, r.stderr).toContain(`resume ${RUN} --store`);
-    expect(line).toContain(`--server ${url}`);
-    expect(line).toContain("--agent");
-    expect(f.answers.size).toBe(0);
-
-    // the server lets the pages through now: the pasted line adopts the run and finishes it
-    f.limited = false;
-    // (spawned, not spawnSync: the fake server answers from this process)
-    const pasted = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn("sh", ["-c", line!], {
-        env: { ...process.env, BENCH_BOUNTY_API_KEY: "k".repeat(40) },
-        stdio: ["ignore", "pipe", "pipe"],
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "%s during a 429 Retry-After: 60 wait: exit 130 within seconds with the resume line; pasted, it finishes the run",
+    async (sig) => {
+      const { url, f } = await fake("rate_limited");
+      const store = mkdtempSync(join(tmpdir(), "bb-pages-"));
+      const agent = answeringAgent();
+      let sentAt = 0;
+      const r = await runRemote(url, store, agent, (pid) => {
+        setTimeout(() => {
+          sentAt = Date.now();
+          process.kill(pid, sig);
+        }, 2000);
       });
-      children.push(child);
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      child.on("close", (status) => resolve({ status, stdout, stderr }));
-    });
-    expect(pasted.status, pasted.stderr).toBe(0);
-    expect(JSON.parse(pasted.stdout)).toMatchObject({ run_id: RUN, tasks: 3, outcomes: { answered: 3 } });
-    expect([...f.answers.keys()].sort()).toEqual([0, 1, 2]);
-    expect(f.status).toBe("finalized");
-  }, 60_000);
+      expect(f.taskPages).toBeGreaterThanOrEqual(1); // it was waiting out a 429
+      expect(r.code, r.stderr).toBe(130);
+      expect(Date.now() - sentAt).toBeLessThan(5000);
+      expect(r.stderr).toContain("interrupt: stopping after the tasks in flight; the run stays resumable");
+      expect(r.stderr).toContain(
+        `run ${RUN} was started (attempt 1) and interrupted while its tasks were read, before any agent ran`,
+      );
+      expect(r.stderr).not.toMatch(/^error:/m);
+      const line = /continue it with:\n {2}(.*)\n/.exec(r.stderr)?.[1];
+      expect(line, r.stderr).toContain(`resume ${RUN} --store`);
+      expect(line).toContain(`--server ${url}`);
+      expect(line).toContain("--agent");
+      expect(f.answers.size).toBe(0);
+
+      // the server lets the pages through now: the pasted line adopts the run and finishes it
+      f.limited = false;
+      // (spawned, not spawnSync: the fake server answers from this process)
+      const pasted = await new Promise<{ status: number | null; stdout: string; stderr: string }>(
+        (resolve) => {
+          const child = spawn("sh", ["-c", line!], {
+            env: { ...process.env, BENCH_BOUNTY_API_KEY: "k".repeat(40) },
+            stdio: ["ignore", "pipe", "pipe"],
+          });
+          children.push(child);
+          let stdout = "";
+          let stderr = "";
+          child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+          child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+          child.on("close", (status) => resolve({ status, stdout, stderr }));
+        },
+      );
+      expect(pasted.status, pasted.stderr).toBe(0);
+      expect(JSON.parse(pasted.stdout)).toMatchObject({ run_id: RUN, tasks: 3, outcomes: { answered: 3 } });
+      expect([...f.answers.keys()].sort()).toEqual([0, 1, 2]);
+      expect(f.status).toBe("finalized");
+    },
+    60_000,
+  );
 });
