@@ -9,6 +9,7 @@
 import { ApiError, BenchBountyClient, MAX_REQUEST_BODY_BYTES } from "@bench-bounty/client";
 import { urlOrigin } from "@bench-bounty/verifier/url";
 import {
+  MAX_DATASET_ROWS,
   PlatformError,
   RUN_ID_PATTERN,
   redactRpc,
@@ -36,6 +37,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isTaskList = (v: unknown): boolean =>
   Array.isArray(v) &&
   v.every((t) => isObject(t) && Number.isSafeInteger(t.ordinal) && typeof t.prompt === "string");
+/**
+ * A run's first page of tasks (a start's, a `tasks` read from offset 0): a task list of at most
+ * `MAX_DATASET_ROWS` tasks whose ordinals are 0, 1, 2, ... in order (a run's ordinals are
+ * `0..task_count-1`; probe38 B-F2: a repeated ordinal passed). The pages after it are checked alike by
+ * the client's `restOfTasks`.
+ */
+const isFirstTaskPage = (v: unknown): boolean =>
+  isTaskList(v) &&
+  (v as unknown[]).length <= MAX_DATASET_ROWS &&
+  (v as { ordinal: number }[]).every((t, i) => t.ordinal === i);
 
 /**
  * A refusal of the server as the PlatformError of its code, and an answer without what the runner
@@ -62,6 +73,15 @@ async function viaApi<T>(p: Promise<T>, server: string, shape: AnswerShape<T>): 
   }
 }
 
+/**
+ * The refusal of a read of a run's tasks that the runner's interrupt stopped (Ctrl-C, SIGTERM; probe38
+ * B-F3): code `interrupted`, the run named in `details.run_id` with `attempt_used: false`, so the CLI prints
+ * its `resume` line and exits 130.
+ */
+function interrupted(message: string, details: Record<string, unknown>): PlatformError {
+  return new PlatformError("interrupted", message, details);
+}
+
 /** `GET /benchmarks/runs/:id/tasks`: the tasks and the ordinals already answered. */
 const RUN_TASKS: AnswerShape<{
   tasks: ServedTask[];
@@ -69,10 +89,10 @@ const RUN_TASKS: AnswerShape<{
   next_offset?: number | null;
 }> = {
   route: "GET /api/v1/benchmarks/runs/:id/tasks",
-  what: "tasks (ordinal, prompt) and answered_ordinals",
+  what: "tasks (ordinal, prompt; ordinals 0, 1, ... in order) and answered_ordinals",
   ok: (a) =>
     isObject(a) &&
-    isTaskList(a.tasks) &&
+    isFirstTaskPage(a.tasks) &&
     Array.isArray(a.answered_ordinals) &&
     a.answered_ordinals.every((o) => Number.isSafeInteger(o)),
 };
@@ -137,11 +157,18 @@ export class HttpRunBackend implements RunBackend {
   get where(): string {
     return this.server;
   }
-  /** Starts the run and reads every task: the start's first page, then the rest from its `next_offset` on. */
-  async start(slug: string, agentId: string): Promise<StartedRun> {
+  /**
+   * Starts the run and reads every task: the start's first page, then the rest from its `next_offset` on
+   * (at most `MAX_DATASET_ROWS` tasks in all, ordinals 0, 1, ... in order: else `invalid_answer`, the
+   * rest unread; probe38 B-F2).
+   * @param signal stops the paging at once, its `Retry-After` waits too (probe38 B-F3): the run is
+   *   started on the server by then, so the refusal is `interrupted` with `details.run_id`, `attempt` and
+   *   `attempt_used: false` (no checkpoint is written: resume it with `--agent`, which adopts it)
+   */
+  async start(slug: string, agentId: string, signal?: AbortSignal): Promise<StartedRun> {
     const started = await viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server, {
       route: "POST /api/v1/benchmarks/:slug/runs",
-      what: "run (id of the platform's form run-<16 hex>, attempt) and tasks (ordinal, prompt)",
+      what: "run (id of the platform's form run-<16 hex>, attempt) and tasks (ordinal, prompt; ordinals 0, 1, ... in order)",
       ok: (a) =>
         isObject(a) &&
         isObject(a.run) &&
@@ -150,22 +177,62 @@ export class HttpRunBackend implements RunBackend {
         typeof a.run.id === "string" &&
         RUN_ID_PATTERN.test(a.run.id) &&
         Number.isSafeInteger(a.run.attempt) &&
-        isTaskList(a.tasks),
+        isFirstTaskPage(a.tasks),
     });
     const next = started.next_offset;
     if (typeof next !== "number") return started;
-    const rest = await viaApi(this.client.restOfTasks(started.run.id, next), this.server, RUN_TASK_PAGES);
+    const { id, attempt } = started.run;
+    const rest = await this.pages(id, next, signal, () =>
+      interrupted(
+        `run ${id} was started (attempt ${attempt}) and interrupted while its tasks were read, before any agent ran; ` +
+          `it stays in progress and the attempt is not used up; continue it with`,
+        { run_id: id, attempt, attempt_used: false },
+      ),
+    );
     return { run: started.run, tasks: [...started.tasks, ...rest] };
   }
-  /** Every task of the run, page by page. */
-  async tasks(runId: string): Promise<ServedTask[]> {
-    const first = await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS);
+  /**
+   * Every task of the run, page by page (checked as {@link start}'s).
+   * @param signal stops the paging at once: `interrupted` with `details.run_id` and `attempt_used: false`
+   */
+  async tasks(runId: string, signal?: AbortSignal): Promise<ServedTask[]> {
+    const stopped = () =>
+      interrupted(
+        `run ${runId} was interrupted while its tasks were read; it stays in progress; continue it with`,
+        {
+          run_id: runId,
+          attempt_used: false,
+        },
+      );
+    const first = await viaApi(this.client.runTasks(runId, 0, signal), this.server, RUN_TASKS).catch(
+      (e: unknown) => {
+        throw signal?.aborted ? stopped() : e;
+      },
+    );
     const next = first.next_offset;
     if (typeof next !== "number") return first.tasks;
-    return [
-      ...first.tasks,
-      ...(await viaApi(this.client.restOfTasks(runId, next), this.server, RUN_TASK_PAGES)),
-    ];
+    return [...first.tasks, ...(await this.pages(runId, next, signal, stopped))];
+  }
+  /**
+   * The run's tasks from ordinal `from` on (the client's `restOfTasks`, at most `MAX_DATASET_ROWS` tasks
+   * with the `from` read before); once `signal` aborts, `stopped()` is thrown instead of the client's `aborted`.
+   */
+  private async pages(
+    runId: string,
+    from: number,
+    signal: AbortSignal | undefined,
+    stopped: () => PlatformError,
+  ): Promise<ServedTask[]> {
+    try {
+      return await viaApi(
+        this.client.restOfTasks(runId, from, { maxTasks: MAX_DATASET_ROWS, ...(signal ? { signal } : {}) }),
+        this.server,
+        RUN_TASK_PAGES,
+      );
+    } catch (e) {
+      if (signal?.aborted) throw stopped();
+      throw e;
+    }
   }
   async answeredOrdinals(runId: string): Promise<number[]> {
     return (await viaApi(this.client.runTasks(runId), this.server, RUN_TASKS)).answered_ordinals;

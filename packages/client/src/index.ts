@@ -81,6 +81,18 @@ export interface RunTasksPage {
 
 /** The most times {@link BenchBountyClient.restOfTasks} waits out a 429 `rate_limited` per page. */
 const PAGE_RETRIES = 10;
+
+/** Options of {@link BenchBountyClient.restOfTasks}. */
+export interface TaskPagesOptions {
+  /**
+   * The most tasks a run has, the tasks before `from` included: past it the answer is refused
+   * (`invalid_answer`), nothing more read. The platform's `MAX_DATASET_ROWS` (a run has a task per row of
+   * its test set; 100,000): the caller passes it, since this client loads nothing of the platform at run time.
+   */
+  maxTasks: number;
+  /** Stops the paging at once, a page's request and a `Retry-After` wait too: {@link ApiError} `aborted`. */
+  signal?: AbortSignal;
+}
 /** `POST /benchmarks/runs/:id/submissions`. */
 export type SubmitResult = Awaited<ReturnType<typeof submitAnswers>>;
 /** An item of `GET /benchmarks`. */
@@ -112,7 +124,8 @@ export const MAX_ERROR_BYTES = 1024 * 1024;
 
 /**
  * A refusal of the server; or, with status 0, a base URL that is not an http(s) URL or carries
- * userinfo (code `invalid_base_url`, thrown by the constructor) or a transport failure (code `network_error`); or
+ * userinfo (code `invalid_base_url`, thrown by the constructor) or a transport failure (code `network_error`) or
+ * a request or wait the caller's `AbortSignal` stopped (code `aborted`); or
  * an answer of status 2xx that is not JSON (code `invalid_answer`: another server at the base URL); or an
  * answer longer than the client reads (code `answer_too_large`, `details: {http_status, limit_bytes,
  * option}`: the read stops at the limit, the rest is never buffered).
@@ -258,9 +271,10 @@ export class BenchBountyClient {
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
+    signal?: AbortSignal,
   ): Promise<T> {
-    const res = await this.raw(method, path, body, headers);
-    const text = await this.text(res, method, path);
+    const res = await this.raw(method, path, body, headers, signal);
+    const text = await this.text(res, method, path, signal);
     if (!res.ok) throw errorOf(res, text);
     if (text === "") return null as T;
     const answer = safeJson(text);
@@ -280,13 +294,15 @@ export class BenchBountyClient {
    * else within the `option`'s (probe14 D2-F13: a server could make the client buffer any amount).
    * @throws ApiError `answer_too_large` (`details: {http_status, limit_bytes, option}`) past the
    *   limit, the rest unread; `network_error` for a failure while reading (the timeout, a cut
-   *   connection), naming the origin and the route like a failure before the headers (probeD2 F13)
+   *   connection), naming the origin and the route like a failure before the headers (probeD2 F13);
+   *   `aborted` when `signal` (the one the request was made with) aborted the read
    */
   private async bytes(
     res: Response,
     method: string,
     path: string,
     option: "maxAnswerBytes" | "maxPackBytes" = "maxAnswerBytes",
+    signal?: AbortSignal,
   ): Promise<Uint8Array> {
     const [limit, name] = !res.ok
       ? [MAX_ERROR_BYTES, "(error body)"]
@@ -308,6 +324,7 @@ export class BenchBountyClient {
           }): not an answer of bench-bounty serve (check the base URL)`,
           { http_status: res.status, limit_bytes: limit, option: name },
         );
+      if (signal?.aborted) throw abortedError(where);
       throw new ApiError(
         0,
         "network_error",
@@ -317,8 +334,8 @@ export class BenchBountyClient {
   }
 
   /** {@link bytes} as UTF-8 text (a malformed sequence becomes U+FFFD, as `Response.text()` does). */
-  private async text(res: Response, method: string, path: string): Promise<string> {
-    return new TextDecoder().decode(await this.bytes(res, method, path));
+  private async text(res: Response, method: string, path: string, signal?: AbortSignal): Promise<string> {
+    return new TextDecoder().decode(await this.bytes(res, method, path, "maxAnswerBytes", signal));
   }
 
   /**
@@ -328,12 +345,14 @@ export class BenchBountyClient {
    * it bounds the read itself (the methods of this client read within {@link ClientOptions.maxAnswerBytes}).
    * The whole exchange, headers and body, ends within {@link ClientOptions.timeoutMs}: past it the body
    * errors with the verifier's `AnswerTimeoutError` (`@bench-bounty/verifier/body`, `fetchWithin`).
+   * `signal` aborts the exchange, its body too: {@link ApiError} `aborted` (status 0).
    */
   async raw(
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
+    signal?: AbortSignal,
   ): Promise<Response> {
     // the route after the base's path, before its query (probeD2 F3: the route was appended to the
     // whole base, after its query or into its fragment); the constructor refused userinfo
@@ -352,10 +371,11 @@ export class BenchBountyClient {
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
           redirect: "manual",
         },
-        { what: "answer", timeoutMs: this.opts.timeoutMs ?? 30_000 },
+        { what: "answer", timeoutMs: this.opts.timeoutMs ?? 30_000, ...(signal ? { signal } : {}) },
         this.opts.fetch ?? fetch,
       );
     } catch (e) {
+      if (signal?.aborted) throw abortedError(`${method} ${urlOrigin(this.baseUrl)}${routeOf(path)}`);
       throw new ApiError(
         0,
         "network_error",
@@ -482,48 +502,89 @@ export class BenchBountyClient {
   run(runId: string): Promise<RunView> {
     return this.request("GET", `/api/v1/benchmarks/runs/${enc(runId)}`);
   }
-  /** One page of the tasks of the caller's run from ordinal `offset` (default 0) on, and the ordinals answered. */
-  runTasks(runId: string, offset = 0): Promise<RunTasksPage> {
+  /**
+   * One page of the tasks of the caller's run from ordinal `offset` (default 0) on, and the ordinals answered.
+   * @param signal aborts the request (its answer's body too): {@link ApiError} `aborted`
+   */
+  runTasks(runId: string, offset = 0, signal?: AbortSignal): Promise<RunTasksPage> {
     return this.request(
       "GET",
       `/api/v1/benchmarks/runs/${enc(runId)}/tasks${offset === 0 ? "" : `?offset=${offset}`}`,
+      undefined,
+      {},
+      signal,
     );
   }
   /**
    * The tasks of the caller's run from ordinal `from` to the last, page by page (`runTasks` while
-   * `next_offset` is a number): what a start's `next_offset` leaves to read. A 429 `rate_limited` (the
-   * answer bytes' charge, `Retry-After`) is waited out, at most 10 times per page.
-   * @throws ApiError as `runTasks`; `invalid_answer` when a page does not start at the offset asked or
-   *   names a `next_offset` that does not move on (a server that would page for ever)
+   * `next_offset` is a number): what a start's `next_offset` (or a first page's) leaves to read. The
+   * tasks read before, ordinals `0..from-1`, count against `opts.maxTasks`. A 429 `rate_limited` (the
+   * answer bytes' charge, `Retry-After`) is waited out, at most 10 times per page. A run's task ordinals
+   * are `0..task_count-1` in order, so each page must hold the ordinals from its offset on, one after
+   * the other, and name the next as its `next_offset`; the total is bounded while paging, so a server
+   * whose pages never end costs at most `opts.maxTasks` tasks of memory (probe38 B-F2).
+   * @throws ApiError as `runTasks`; `invalid_answer` (naming the route and the origin) when a page does
+   *   not start at the offset asked, holds an ordinal that repeats, goes back or skips (`details.ordinal`),
+   *   names a `next_offset` that is not the ordinal after its last task, or would make the run more
+   *   than `opts.maxTasks` tasks (`details.max_tasks`: nothing past it is read); `aborted` once
+   *   `opts.signal` aborts (a page's request and a `Retry-After` wait stop at once; probe38 B-F3)
    */
-  async restOfTasks(runId: string, from: number): Promise<Task[]> {
+  async restOfTasks(runId: string, from: number, opts: TaskPagesOptions): Promise<Task[]> {
+    const { maxTasks, signal } = opts;
+    const where = `GET ${urlOrigin(this.baseUrl)}/api/v1/benchmarks/runs/:id/tasks`;
+    const malformed = (what: string, details: Record<string, unknown> = {}) =>
+      new ApiError(0, "invalid_answer", `${where}: ${what}: not bench-bounty serve's run tasks`, details);
+    if (from > maxTasks)
+      throw malformed(`the run has more than ${maxTasks} tasks (the most a run has)`, {
+        max_tasks: maxTasks,
+      });
     const out: Task[] = [];
     let offset: number | null = from;
     while (offset !== null) {
-      const page = await this.withRetries(() => this.runTasks(runId, offset!));
+      const at: number = offset;
+      const page = await this.withRetries(() => this.runTasks(runId, at, signal), signal, where);
       const next = page.next_offset ?? null;
-      if (
-        !Array.isArray(page.tasks) ||
-        (next !== null && (!Number.isSafeInteger(next) || next <= offset || page.tasks.length === 0))
-      )
-        throw new ApiError(
-          0,
-          "invalid_answer",
-          `GET ${urlOrigin(this.baseUrl)}/api/v1/benchmarks/runs/:id/tasks: next_offset ${String(next)} does not follow offset ${offset}`,
+      if (!Array.isArray(page.tasks) || (next !== null && page.tasks.length === 0))
+        throw malformed(`next_offset ${String(next)} does not follow offset ${at}`);
+      // the run's total, checked before the page is kept: nothing past it is held
+      if (from + out.length + page.tasks.length > maxTasks)
+        throw malformed(`the run has more than ${maxTasks} tasks (the most a run has)`, {
+          max_tasks: maxTasks,
+        });
+      for (const [i, t] of page.tasks.entries()) {
+        const ordinal = (t as { ordinal?: unknown } | null)?.ordinal;
+        if (ordinal !== at + i)
+          throw malformed(
+            `the page from offset ${at} has ordinal ${JSON.stringify(ordinal) ?? "(none)"} at tasks[${i}], ` +
+              `not ${at + i} (an ordinal that repeats, goes back or skips)`,
+            { offset: at, index: i, ordinal: ordinal ?? null },
+          );
+      }
+      if (next !== null && next !== at + page.tasks.length)
+        throw malformed(
+          `next_offset ${String(next)} does not follow offset ${at} and its ${page.tasks.length} tasks ` +
+            `(the next page starts at ordinal ${at + page.tasks.length})`,
         );
-      out.push(...page.tasks);
+      for (const t of page.tasks) out.push(t);
       offset = next;
     }
     return out;
   }
-  /** `read()`, waiting out each 429 `rate_limited` by its `Retry-After` (at most {@link PAGE_RETRIES} times). */
-  private async withRetries<T>(read: () => Promise<T>): Promise<T> {
+  /**
+   * `read()`, waiting out each 429 `rate_limited` by its `Retry-After` (at most {@link PAGE_RETRIES}
+   * times); `signal` ends a wait at once. @throws ApiError `aborted` (naming `where`) once `signal` aborts
+   */
+  private async withRetries<T>(
+    read: () => Promise<T>,
+    signal: AbortSignal | undefined,
+    where: string,
+  ): Promise<T> {
     for (let i = 0; ; i++) {
       try {
         return await read();
       } catch (e) {
         if (!(e instanceof ApiError) || e.code !== "rate_limited" || i >= PAGE_RETRIES) throw e;
-        await new Promise((r) => setTimeout(r, 1000 * Math.min(Math.max(e.retryAfter ?? 1, 1), 60)));
+        await abortableSleep(1000 * Math.min(Math.max(e.retryAfter ?? 1, 1), 60), signal, where);
       }
     }
   }
@@ -635,6 +696,30 @@ interface AwardEvidenceRefusal {
     /** The reason's facts (`awarded_elsewhere`: `award_tx`, `award_block`, the digests), `reason` too. */
     details?: Record<string, unknown>;
   };
+}
+
+/** The {@link ApiError} `aborted` of a request (or a wait) the caller's signal stopped, naming `where` (method, origin, route). */
+function abortedError(where: string): ApiError {
+  return new ApiError(0, "aborted", `${where}: stopped: the caller aborted (an interrupt)`);
+}
+
+/**
+ * Waits `ms` milliseconds, or until `signal` aborts.
+ * @throws ApiError `aborted` (naming `where`) when `signal` aborts, at once (already aborted: without waiting)
+ */
+function abortableSleep(ms: number, signal: AbortSignal | undefined, where: string): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortedError(where));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortedError(where));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** A route without its query (a query may carry a value the caller did not mean to print). */

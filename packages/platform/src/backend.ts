@@ -28,10 +28,19 @@ export interface RunBackend {
    * logs (the CLI's `--store`, remote runs too: a `platform.sqlite` may sit there).
    */
   readonly privatePaths: readonly string[];
-  /** Starts an attempt (the wall clock starts). @throws PlatformError `run_in_progress`, `max_attempts_reached`, ... */
-  start(slug: string, agentId: string): Promise<StartedRun>;
-  /** The run's tasks as served. */
-  tasks(runId: string): Promise<ServedTask[]>;
+  /**
+   * Starts an attempt (the wall clock starts) and reads every task of it.
+   * @param signal the runner's interrupt: a backend that reads the tasks in pages (the remote one) stops
+   *   there at once, throwing `interrupted` with `details.run_id`, `attempt` and `attempt_used: false`
+   *   (the run is started: `resume RUN_ID --agent CMD` adopts it; probe38 B-F3); a local backend ignores it
+   * @throws PlatformError `run_in_progress`, `max_attempts_reached`, ...; `interrupted`
+   */
+  start(slug: string, agentId: string, signal?: AbortSignal): Promise<StartedRun>;
+  /**
+   * The run's tasks as served.
+   * @param signal as {@link start}'s: `interrupted` with `details.run_id` and `attempt_used: false`
+   */
+  tasks(runId: string, signal?: AbortSignal): Promise<ServedTask[]>;
   /** Ordinals already answered (resume skips them). */
   answeredOrdinals(runId: string): Promise<number[]>;
   /** Idempotent upserts. @throws PlatformError `invalid_answers` naming the ordinal */

@@ -44,6 +44,8 @@ export type PlatformErrorCode =
   | "chain_error"
   | "anchor_squatted"
   | "agent_failed"
+  // the runner's interrupt (Ctrl-C, SIGTERM) stopped a read of a run's tasks (probe38 B-F3): CLI only
+  | "interrupted"
   | "checkpoint_mismatch"
   | "invalid_checkpoint"
   | "unauthenticated"

@@ -233,7 +233,8 @@ export async function runBenchmark(
 ): Promise<RunnerResult> {
   const options = resolved(opts);
   if (agent.kind === "command") checkAgentSandbox(backend, agent.cwd); // before the attempt starts, not at its first task
-  const started = await backend.start(slug, agentId);
+  // the interrupt stops a remote start's paging (probe38 B-F3): `interrupted`, naming the started run
+  const started = await backend.start(slug, agentId, opts.signal);
   const cp = newCheckpoint(
     backend,
     { run_id: started.run.id, benchmark: slug, agent_id: agentId, attempt: started.run.attempt },
@@ -322,7 +323,8 @@ export async function resumeRun(
   try {
     if (adopt && !existsSync(checkpointFile(backend, runId))) {
       const run = await backend.run(runId);
-      saveCheckpoint(backend, newCheckpoint(backend, run, await backend.tasks(runId), agent, resolved(opts)));
+      const tasks = await backend.tasks(runId, opts.signal);
+      saveCheckpoint(backend, newCheckpoint(backend, run, tasks, agent, resolved(opts)));
     }
     return await resumeLocked(backend, runId, agent, opts);
   } finally {
@@ -339,7 +341,7 @@ async function resumeLocked(
 ): Promise<RunnerResult> {
   const cp = readCheckpoint(backend, runId);
   const run = await backend.run(runId);
-  if (tasksDigest(await backend.tasks(runId)) !== cp.tasks_digest)
+  if (tasksDigest(await backend.tasks(runId, opts.signal)) !== cp.tasks_digest)
     throw new PlatformError(
       "checkpoint_mismatch",
       `checkpoint plan of ${runId} differs from the stored run`,
@@ -388,7 +390,7 @@ async function execute(
   agent: AgentSpec,
   opts: RunnerOptions,
 ): Promise<RunnerResult> {
-  const tasks = await resumable(cp, () => backend.tasks(cp.run_id));
+  const tasks = await resumable(cp, () => backend.tasks(cp.run_id, opts.signal));
   const stored = await resumable(cp, () => backend.answeredOrdinals(cp.run_id));
   for (const o of stored) if (!cp.outcomes[o]) cp.outcomes[o] = { ordinal: o, status: "answered" };
   const todo = tasks.filter((t) => !cp.outcomes[t.ordinal]);
@@ -582,8 +584,12 @@ function interruption(cp: Checkpoint, e: PlatformError): PlatformError {
   );
 }
 
-/** Codes of a failure that says nothing of the run (the server or chain unreachable or busy): it may be resumed. */
+/**
+ * Codes of a failure that says nothing of the run (the server or chain unreachable or busy; the
+ * runner's interrupt while the tasks were read, `interrupted`): it may be resumed.
+ */
 const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  "interrupted",
   "network_error",
   "server_busy",
   "request_timeout",

@@ -186,6 +186,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   anchor_squatted: 409,
   pack_pending: 503,
   agent_failed: 502,
+  // the runner's interrupt stopped a read of a run's tasks: a CLI runner's code, no route throws it
+  interrupted: 503,
 };
 
 /**

@@ -9,6 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BenchBountyClient } from "@bench-bounty/client";
+import { MAX_DATASET_ROWS } from "@bench-bounty/platform";
 import { afterEach, describe, expect, it } from "vitest";
 import { RUN_TASKS_PAGE_BYTES } from "../src/domain.js";
 import { call, CITIES_PUBLISH, postMcpText, register, startLive, type Live } from "./helpers.js";
@@ -155,7 +156,10 @@ describe("a run's tasks are served a page at a time (probe28 A-F5)", () => {
     const started = await client.startRun(slug);
     expect(typeof started.next_offset).toBe("number");
     expectEveryTask(
-      [...started.tasks, ...(await client.restOfTasks(started.run.id, started.next_offset!))],
+      [
+        ...started.tasks,
+        ...(await client.restOfTasks(started.run.id, started.next_offset!, { maxTasks: MAX_DATASET_ROWS })),
+      ],
       ROWS,
     );
     const cli = new URL("../../cli/dist/remote.js", import.meta.url).href;

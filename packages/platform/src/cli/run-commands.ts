@@ -181,7 +181,8 @@ function whereOf(
  * `resume` finishes it; probe29 B-F7: "finalize it first" named no command the CLI has), with the exact
  * `resume` command appended (the runner does not know the command line). The command names `--agent`
  * for a run in progress (another process may have left no checkpoint here) and for a failed agent
- * whose command names files relative to this directory (made absolute: {@link absoluteAgentCommand}).
+ * whose command names files relative to this directory (made absolute: {@link absoluteAgentCommand}), and
+ * for an `interrupted` read of a run's tasks (a start's: no checkpoint yet, probe38 B-F3).
  */
 function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   if (
@@ -198,9 +199,26 @@ function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   const { agent, ...where } = w;
   const inProgress = e.code === "run_in_progress";
   const how = inProgress ? "; resume it (it answers the rest and finalizes the run)" : "";
-  const named = inProgress ? agent : agent !== undefined ? absoluteAgentCommand(agent) : undefined;
+  // a run start interrupted while its tasks were read has no checkpoint yet: the resume adopts it with
+  // --agent (probe38 B-F3), its files made absolute as a failed agent's are
+  const adopted =
+    e.code === "interrupted" && agent !== undefined ? (absoluteAgentCommand(agent) ?? agent) : undefined;
+  const named =
+    adopted ?? (inProgress ? agent : agent !== undefined ? absoluteAgentCommand(agent) : undefined);
   const command = resumeCommand(runId, named !== undefined ? { ...where, agent: named } : where);
   return new PlatformError(e.code, `${message}${how}:\n  ${command}`, e.details);
+}
+
+/**
+ * A refusal `interrupted` (the interrupt stopped a read of the run's tasks, before the runner ran its
+ * agent: probe38 B-F3), already with its `resume` line ({@link withResumeCommand}): printed on stderr as
+ * an interrupted run (no `error:`), exit 130. @returns whether `e` was one (and is printed)
+ */
+function printedInterruption(e: unknown): boolean {
+  if (!(e instanceof PlatformError) || e.code !== "interrupted") return false;
+  process.stderr.write(`${terminalText(e.message)}\n`);
+  process.exitCode = 130;
+  return true;
 }
 
 /**
@@ -465,16 +483,16 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
             const results: ReturnType<typeof summarise>[] = [];
             const w = whereOf(o, cmd, agentHide);
             for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
-              const r = await runBenchmark(
-                backend,
-                slug,
-                o.agentId!,
-                agent,
-                toRunnerOptions(o, signal),
-              ).catch((e: unknown) => {
+              let r: RunnerResult;
+              try {
+                r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal));
+              } catch (e) {
                 if (results.length > 0) print(results); // the attempts that did finish
-                throw withResumeCommand(e, { ...w, agent: o.agent! });
-              });
+                const shown = withResumeCommand(e, { ...w, agent: o.agent! });
+                // interrupted while the started run's tasks were read: its resume line (with --agent), exit 130
+                if (printedInterruption(shown)) return;
+                throw shown;
+              }
               results.push(summarise(r, w, o));
               if (r.interrupted || r.closed) break; // a closed benchmark starts no further attempt
               // the last attempt the benchmark allows: the ones asked beyond it are not tried (probe33
@@ -517,9 +535,11 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           const backend = await where.backend();
           const w = whereOf(o, cmd, agentHide);
           const r = await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)).catch((e: unknown) => {
-            throw withResumeCommand(e, o.agent !== undefined ? { ...w, agent: o.agent } : w);
+            const shown = withResumeCommand(e, o.agent !== undefined ? { ...w, agent: o.agent } : w);
+            if (printedInterruption(shown)) return null;
+            throw shown;
           });
-          print(summarise(r, w, o));
+          if (r !== null) print(summarise(r, w, o));
         } finally {
           dispose();
           where.close();
