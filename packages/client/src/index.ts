@@ -193,20 +193,43 @@ function pageQuery(page: BoardPage | undefined): string {
   return text ? `?${text}` : "";
 }
 
+/** The most items {@link everyPage} collects (100 pages of 1,000): past it, read with the page methods. */
+export const MAX_LIST_ITEMS = 100_000;
+
 /**
  * Every item of a paged list: `read` called with `{offset, limit: 1000}` from offset 0, then at each
  * page's `next_offset` until it is null (or absent); the items under `key` of each page, in order.
+ * Bounded while paging (as the run's task pages, probe38 B-F2): each `next_offset` must be the offset
+ * after the page's items, and at most {@link MAX_LIST_ITEMS} items are kept, so a server whose pages
+ * never end costs a bounded amount of memory.
+ * @throws ApiError `invalid_answer` (naming `where`) when a page is not a list, a `next_offset` does not
+ *   follow its page, or the list passes {@link MAX_LIST_ITEMS} (`details.max_items`: read it page by page)
  */
 async function everyPage<K extends string, T>(
   read: (page: { offset: number; limit: number }) => Promise<Record<K, T[]> & { next_offset: number | null }>,
   key: K,
+  where: string,
 ): Promise<T[]> {
   const items: T[] = [];
+  const malformed = (what: string, details: Record<string, unknown> = {}) =>
+    new ApiError(0, "invalid_answer", `${where}: ${what}`, details);
   // a server that does not page (no `next_offset`) answers in one page
   for (let offset: number | null | undefined = 0; typeof offset === "number"; ) {
     const page = await read({ offset, limit: 1000 });
-    items.push(...page[key]);
-    offset = page.next_offset;
+    const got = page[key];
+    if (!Array.isArray(got)) throw malformed(`the page from offset ${offset} has no ${key} list`);
+    const next = page.next_offset;
+    if (typeof next === "number" && next !== offset + got.length)
+      throw malformed(
+        `next_offset ${next} does not follow offset ${offset} and its ${got.length} items (the next page starts at ${offset + got.length})`,
+      );
+    if (items.length + got.length > MAX_LIST_ITEMS)
+      throw malformed(
+        `the list has more than ${MAX_LIST_ITEMS} items: read it page by page (the *Page methods)`,
+        { max_items: MAX_LIST_ITEMS },
+      );
+    for (const item of got) items.push(item);
+    offset = next;
   }
   return items;
 }
@@ -427,9 +450,19 @@ export class BenchBountyClient {
   ): Promise<{ benchmarks: BenchmarkSummary[]; offset: number; limit: number; next_offset: number | null }> {
     return this.request("GET", `/api/v1/benchmarks${pageQuery(page)}`);
   }
-  /** Every benchmark, oldest first: the pages of {@link listBenchmarksPage} followed by `next_offset`. */
+  /**
+   * Every benchmark, oldest first: the pages of {@link listBenchmarksPage} followed by `next_offset`.
+   * @throws ApiError as each page's request; `invalid_answer` past {@link MAX_LIST_ITEMS} or for pages that
+   *   do not follow each other
+   */
   async listBenchmarks(): Promise<{ benchmarks: BenchmarkSummary[] }> {
-    return { benchmarks: await everyPage((page) => this.listBenchmarksPage(page), "benchmarks") };
+    return {
+      benchmarks: await everyPage(
+        (page) => this.listBenchmarksPage(page),
+        "benchmarks",
+        `GET ${urlOrigin(this.baseUrl)}/api/v1/benchmarks`,
+      ),
+    };
   }
   benchmark(slug: string): Promise<BenchmarkDetail> {
     return this.request("GET", `/api/v1/benchmarks/${enc(slug)}`);
@@ -594,10 +627,17 @@ export class BenchBountyClient {
   }
   /**
    * Every run of the caller, newest first: the pages of {@link runsMinePage} followed by `next_offset`
-   * (1,000 runs a request). @throws ApiError as each page's request
+   * (1,000 runs a request). @throws ApiError as each page's request; `invalid_answer` past
+   * {@link MAX_LIST_ITEMS} or for pages that do not follow each other
    */
   async runsMine(): Promise<{ runs: RunView[] }> {
-    return { runs: await everyPage((page) => this.runsMinePage(page), "runs") };
+    return {
+      runs: await everyPage(
+        (page) => this.runsMinePage(page),
+        "runs",
+        `GET ${urlOrigin(this.baseUrl)}/api/v1/benchmarks/runs/mine`,
+      ),
+    };
   }
 
   validateDataset(

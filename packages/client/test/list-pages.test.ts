@@ -1,0 +1,66 @@
+/**
+ * The client's whole-list reads (`listBenchmarks`, `runsMine`) follow `next_offset` page by page. A server
+ * whose pages never end, or whose `next_offset` does not follow its page, made them collect without bound
+ * (g38's note beside probe38 B-F2, which bounded the run's task pages): each page must follow the last and
+ * at most `MAX_LIST_ITEMS` items are kept, past which the read stops `invalid_answer` naming the route.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiError, BenchBountyClient, MAX_LIST_ITEMS } from "../src/index.js";
+
+let server: Server;
+let base: string;
+/** How many pages the server was asked for. */
+let pages = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    const offset = Number(url.searchParams.get("offset") ?? "0");
+    const limit = Number(url.searchParams.get("limit") ?? "100");
+    pages++;
+    res.writeHead(200, { "content-type": "application/json" });
+    if (url.pathname === "/api/v1/benchmarks") {
+      // endless: every page full, the next one always after it
+      const benchmarks = Array.from({ length: limit }, (_, i) => ({ slug: `b-${offset + i}` }));
+      return res.end(JSON.stringify({ benchmarks, offset, limit, next_offset: offset + limit }));
+    }
+    if (url.pathname === "/api/v1/benchmarks/runs/mine") {
+      // a next_offset that stays put: the same page again and again
+      return res.end(JSON.stringify({ runs: [{ run_id: "run-1" }], offset, limit, next_offset: 0 }));
+    }
+    res.end("{}");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+describe("whole-list reads are bounded while paging", () => {
+  it("a list whose pages never end stops past MAX_LIST_ITEMS, nothing past it asked", async () => {
+    pages = 0;
+    const client = new BenchBountyClient({ baseUrl: base });
+    const e = await client.listBenchmarks().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).code).toBe("invalid_answer");
+    expect((e as ApiError).message).toContain(
+      `GET ${base}/api/v1/benchmarks: the list has more than ${MAX_LIST_ITEMS} items`,
+    );
+    expect((e as ApiError).details).toMatchObject({ max_items: MAX_LIST_ITEMS });
+    expect(pages).toBe(MAX_LIST_ITEMS / 1000 + 1);
+  });
+
+  it("a next_offset that does not follow its page is refused at that page", async () => {
+    pages = 0;
+    const client = new BenchBountyClient({
+      baseUrl: base,
+      apiKey: `bbk_${"a".repeat(12)}_${"b".repeat(43)}`,
+    });
+    const e = await client.runsMine().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).code).toBe("invalid_answer");
+    expect((e as ApiError).message).toContain("next_offset 0 does not follow offset 0 and its 1 items");
+    expect(pages).toBe(1);
+  });
+});
