@@ -10,7 +10,7 @@ import type { DevChain } from "@bench-bounty/devchain";
 import { startLossyRpcProxy } from "@bench-bounty/devchain/stubs";
 import { describe, expect, it } from "vitest";
 import type { FaultHooks } from "../src/context.js";
-import { DOOR_MINT_BACKOFF_MS, type AwardEvidenceResult } from "../src/award/door.js";
+import { DOOR_MINT_BACKOFF_MS, DOOR_RETRY_SECONDS, type AwardEvidenceResult } from "../src/award/door.js";
 import { BOUNTY_READ_TTL_MS } from "../src/bounty-read.js";
 import {
   chainClock,
@@ -99,6 +99,44 @@ describe("the evidence door does not pay a mint per anonymous read (probe38 C-F3
       }
     } finally {
       await setBalance(10n ** 22n);
+    }
+  });
+
+  it("a confirmed award whose pack's anchor is sent but not mined: its pack_pending answers the reads of the next retry_after_seconds, no mint each; served once mined", async () => {
+    const dc = devChain();
+    const r = await ready(dc, 13, "door-anchor-pending", crashOnce("awardBeforeMint"));
+    await expect(r.platform.award(r.slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+    await r.platform.close();
+    let mints = 0;
+    await rpc(dc, "evm_setAutomine", [false]);
+    try {
+      const h = await openAt({
+        ...r.loc,
+        chain: r.chain,
+        clock: () => r.clock.now(),
+        faults: { packBeforeAnchor: () => void mints++ },
+      });
+      try {
+        const first = await h.real.awardEvidence(r.slug);
+        expect(first).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+        expect((first as { message: string }).message).toMatch(/the award is confirmed/);
+        expect(mints).toBe(1);
+        for (let i = 0; i < 5; i++) {
+          const a = await h.real.awardEvidence(r.slug);
+          expect(a).toMatchObject({ kind: "unavailable", reason: "pack_pending" });
+          expect(retryOf(a) as number).toBeGreaterThanOrEqual(1);
+        }
+        expect(mints).toBe(1);
+        // the anchor mined and the window passed: the next read mints it once more and serves it
+        await rpc(dc, "evm_mine");
+        r.clock.advance(DOOR_RETRY_SECONDS * 1000 * 3);
+        expect((await h.real.awardEvidence(r.slug)).kind).toBe("pack");
+        expect(mints).toBe(2);
+      } finally {
+        await h.close();
+      }
+    } finally {
+      await rpc(dc, "evm_setAutomine", [true]);
     }
   });
 

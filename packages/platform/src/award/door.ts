@@ -343,6 +343,12 @@ interface DoorMintState {
   failedAt: number;
   /** from when a new mint may start */
   retryAt: number;
+  /**
+   * The last mint's `pack_pending` (its anchor not mined, or not deep enough) and until when (platform
+   * clock, ms) it answers the reads instead of a new mint: each would mint the whole pack again only to
+   * find the same anchor pending (e38's note beside probe38 C-F3)
+   */
+  pending: { value: PlatformError; until: number } | null;
 }
 
 /** The door mints of each process, by benchmark slug. */
@@ -352,7 +358,9 @@ const doorMints = new WeakMap<PlatformContext, Map<string, DoorMintState>>();
  * The door's mint of the pack of `slug`'s confirmed award (`ensurePack` under the award's lock),
  * shared (probe38 C-F3): one per benchmark in flight, every concurrent reader waiting (by its own `by`)
  * for the same one; after one that failed for the operator's reasons ({@link operatorsProblem}, logged
- * once), no new one for {@link DOOR_MINT_BACKOFF_MS}, answered `backoff` with the time it ends. Its
+ * once), no new one for {@link DOOR_MINT_BACKOFF_MS}, answered `backoff` with the time it ends; after one
+ * that found the pack's anchor pending, its `pack_pending` answers the reads of the next
+ * `retry_after_seconds` (default {@link DOOR_RETRY_SECONDS}) with the seconds left, minting nothing. Its
  * work goes on past a reader's deadline under the lock (counted with the award calls, stopped by close).
  * @returns the pack or the `pack_pending` / signer refusal (`value`), `backoff`, or null when the lock or
  *   the mint outlasted `by`
@@ -366,16 +374,27 @@ async function sharedDoorMint(
   let mints = doorMints.get(ctx);
   if (!mints) doorMints.set(ctx, (mints = new Map()));
   let state = mints.get(slug);
-  if (!state) mints.set(slug, (state = { inFlight: null, failedAt: 0, retryAt: 0 }));
+  if (!state) mints.set(slug, (state = { inFlight: null, failedAt: 0, retryAt: 0, pending: null }));
   const now = ctx.clock();
   // a clock set back (now before the failure) ends the back-off
   if (!state.inFlight && now < state.retryAt && now >= state.failedAt)
     return { kind: "backoff", retryAt: state.retryAt };
+  const pending = state.pending;
+  if (!state.inFlight && pending !== null && now < pending.until)
+    return { kind: "done", value: withRetryAfter(pending.value, (pending.until - now) / 1000) };
   const mint = (state.inFlight ??= startDoorMint(ctx, slug, by, state));
   const value = await byDeadline(mint, by, () => null);
   if (value === null) return null;
   if (value === "operator") return { kind: "backoff", retryAt: state.retryAt };
   return { kind: "done", value };
+}
+
+/** `pending` with `retry_after_seconds` set to `seconds` (rounded up, at least 1): the time left of its window. */
+function withRetryAfter(pending: PlatformError, seconds: number): PlatformError {
+  return new PlatformError(pending.code, pending.message, {
+    ...pending.details,
+    retry_after_seconds: Math.max(1, Math.ceil(seconds)),
+  });
 }
 
 /** The one door mint of {@link sharedDoorMint}: sets the back-off when it fails for the operator's reasons. */
@@ -385,6 +404,7 @@ function startDoorMint(
   by: number,
   state: DoorMintState,
 ): Promise<DoorMintOutcome | "operator" | null> {
+  state.pending = null;
   const mint = lockedForDoor(ctx, slug, by, async () => {
     const bench = await getBenchmark(ctx, slug);
     const fresh = (await awardRow(ctx, slug))!;
@@ -396,7 +416,15 @@ function startDoorMint(
     .catch((e: unknown): DoorMintOutcome | "operator" => {
       // its anchor not mined by the deadline, or not yet as deep as the store's depth (probe30 C-F8), or
       // this process signs with another key than the awarder's (probe36 C-F1): nothing stored yet
-      if ((e instanceof PlatformError && e.code === "pack_pending") || isSignerNotAwarder(e)) return e;
+      if (e instanceof PlatformError && e.code === "pack_pending") {
+        const seconds =
+          typeof e.details.retry_after_seconds === "number"
+            ? e.details.retry_after_seconds
+            : DOOR_RETRY_SECONDS;
+        state.pending = { value: e, until: ctx.clock() + 1000 * seconds };
+        return e;
+      }
+      if (isSignerNotAwarder(e)) return e;
       const theirs = operatorsProblem(ctx, slug, e);
       state.failedAt = ctx.clock();
       state.retryAt = state.failedAt + DOOR_MINT_BACKOFF_MS;
