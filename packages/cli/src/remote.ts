@@ -188,7 +188,17 @@ export class HttpRunBackend implements RunBackend {
           `it stays in progress and the attempt is not used up; continue it with`,
         { run_id: id, attempt, attempt_used: false },
       ),
-    );
+    ).catch((e: unknown) => {
+      // any other failure of the paging (the server unreachable, a malformed page, ...): the run is started on
+      // the server and has no checkpoint here yet, so its id and the resume line that adopts it are said
+      if (!(e instanceof PlatformError) || e.code === "interrupted") throw e;
+      throw new PlatformError(
+        e.code,
+        `${e.message}\nrun ${id} was started (attempt ${attempt}) before its tasks could all be read, and no agent ran; ` +
+          `it stays in progress and the attempt is not used up; once the cause is gone, continue it with`,
+        { ...e.details, run_id: id, attempt, attempt_used: false, checkpoint: false },
+      );
+    });
     return { run: started.run, tasks: [...started.tasks, ...rest] };
   }
   /**

@@ -227,6 +227,12 @@ describe("run --server reads a run's task pages within MAX_DATASET_ROWS (probe38
       `error: GET ${url}/api/v1/benchmarks/runs/:id/tasks: the page from offset 1000 has ordinal 0 at tasks[0], not 1000`,
     );
     expect(f.taskPages).toBe(1);
+    // the run was started on the server: its id and the resume line that adopts it (no checkpoint yet)
+    expect(r.stderr).toContain(`run ${RUN} was started (attempt 1) before its tasks could all be read`);
+    const line = /continue it with:\n {2}(.*)\n/.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toContain(`resume ${RUN} --store`);
+    expect(line).toContain(`--server ${url}`);
+    expect(line).toContain("--agent");
   }, 60_000);
 });
 

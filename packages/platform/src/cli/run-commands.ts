@@ -182,7 +182,8 @@ function whereOf(
  * `resume` command appended (the runner does not know the command line). The command names `--agent`
  * for a run in progress (another process may have left no checkpoint here) and for a failed agent
  * whose command names files relative to this directory (made absolute: {@link absoluteAgentCommand}), and
- * for an `interrupted` read of a run's tasks (a start's: no checkpoint yet, probe38 B-F3).
+ * for an `interrupted` read of a run's tasks or any failure of a start's task pages (`details.checkpoint:
+ * false`: no checkpoint yet, probe38 B-F3).
  */
 function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   if (
@@ -202,7 +203,9 @@ function withResumeCommand(e: unknown, w: ResumeWhere): unknown {
   // a run start interrupted while its tasks were read has no checkpoint yet: the resume adopts it with
   // --agent (probe38 B-F3), its files made absolute as a failed agent's are
   const adopted =
-    e.code === "interrupted" && agent !== undefined ? (absoluteAgentCommand(agent) ?? agent) : undefined;
+    (e.code === "interrupted" || e.details.checkpoint === false) && agent !== undefined
+      ? (absoluteAgentCommand(agent) ?? agent)
+      : undefined;
   const named =
     adopted ?? (inProgress ? agent : agent !== undefined ? absoluteAgentCommand(agent) : undefined);
   const command = resumeCommand(runId, named !== undefined ? { ...where, agent: named } : where);
