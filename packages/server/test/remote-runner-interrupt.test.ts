@@ -35,8 +35,11 @@ const busy = () =>
 
 /** A proxy to the live server that cuts the connection of the submissions `cut` names (a network error). */
 let cut: (n: number) => boolean = () => false;
-/** Cuts the connection of every finalize while true (a network error outside the submissions). */
-let cutFinalize = false;
+/**
+ * What every finalize gets while set: its connection cut (a network error outside the submissions), or a
+ * gateway's HTML 502 page (a reverse proxy while the service restarts, probe38 V-F4).
+ */
+let finalizeFault: "cut" | "gateway" | null = null;
 let proxied = 0;
 let proxy: Server;
 let proxyUrl: string;
@@ -47,10 +50,15 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      if (req.method === "POST" && req.url!.endsWith("/finalize") && finalizeFault === "gateway") {
+        res.writeHead(502, { "content-type": "text/html" });
+        res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
+        return;
+      }
       if (
         req.method === "POST" &&
         ((req.url!.endsWith("/submissions") && cut(proxied++)) ||
-          (req.url!.endsWith("/finalize") && cutFinalize))
+          (req.url!.endsWith("/finalize") && finalizeFault === "cut"))
       ) {
         req.socket.destroy();
         return;
@@ -144,12 +152,16 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
    * A run through the proxy while `cutting` cuts connections: exit 1 with the network_error and the resume
    * line, the run left in progress, and the pasted line finishes it.
    */
-  async function cutThenResume(name: string, cutting: { on(): void; off(): void }): Promise<void> {
+  async function cutThenResume(
+    name: string,
+    cutting: { on(): void; off(): void },
+    code: RegExp = /network_error/,
+  ): Promise<void> {
     cutting.on();
     const { r, me, env } = await run(proxyUrl, name);
     cutting.off();
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/network_error/);
+    expect(r.stderr).toMatch(code);
     expect(r.stderr).toMatch(
       /stays in progress \(attempt 1 is not used up\); once the cause is gone, resume it:\n/,
     );
@@ -168,8 +180,16 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
 
   it("a network error at the final finalize: exit 1 with the resume line, and the pasted line finalizes the run", async () => {
     await cutThenResume("net-cut-finalize", {
-      on: () => (cutFinalize = true),
-      off: () => (cutFinalize = false),
+      on: () => (finalizeFault = "cut"),
+      off: () => (finalizeFault = null),
     });
+  });
+
+  it("a gateway's HTML 502 at the final finalize: exit 1 with the resume line, and the pasted line finalizes the run (probe38 V-F4)", async () => {
+    await cutThenResume(
+      "gateway-finalize",
+      { on: () => (finalizeFault = "gateway"), off: () => (finalizeFault = null) },
+      /http_502/,
+    );
   });
 });
