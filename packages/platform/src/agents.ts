@@ -545,15 +545,29 @@ export function defaultAgentOf(accountName: string, agents: readonly AgentRecord
 }
 
 /**
- * The withdrawal address a new agent of the caller's account inherits: its default agent's
- * ({@link defaultAgentOf}), or null (no default agent, or it has none).
+ * The account's withdrawal address (the account view's, and what a new agent of the account inherits): its
+ * default agent's ({@link defaultAgentOf}); for an account without one (registered with another `agent_id`),
+ * the address every agent of the account holds when they all hold the same one (what `PUT
+ * /accounts/me/withdrawal-address` sets: probe38 V-F3, its own answer said null and a later agent inherited
+ * nothing), else null.
+ * @param accountName the account's name (its default agent's id)
+ * @param agents the account's agents
+ */
+export function accountWithdrawalAddress(accountName: string, agents: readonly AgentRecord[]): string | null {
+  const own = defaultAgentOf(accountName, agents);
+  if (own !== null) return own.withdrawal_address;
+  const addresses = new Set(agents.map((a) => a.withdrawal_address));
+  return addresses.size === 1 ? ([...addresses][0] ?? null) : null;
+}
+
+/**
+ * The withdrawal address a new agent of the caller's account inherits: the account's
+ * ({@link accountWithdrawalAddress}), or null.
  */
 export async function inheritedWithdrawalAddress(ctx: PlatformContext, p: Principal): Promise<string | null> {
   const account = await ctx.store.accounts.get(p.account_id);
   if (account === null) return null;
-  return (
-    defaultAgentOf(account.name, await ctx.store.agents.ofAccount(p.account_id))?.withdrawal_address ?? null
-  );
+  return accountWithdrawalAddress(account.name, await ctx.store.agents.ofAccount(p.account_id));
 }
 
 /**

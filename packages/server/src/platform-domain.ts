@@ -6,7 +6,7 @@
  */
 import { GRADER_TYPES, isJsonObject, type JsonObject, type JsonValue } from "@bench-bounty/evidence";
 import {
-  defaultAgentOf,
+  accountWithdrawalAddress,
   gaosTaskScores,
   requirePrincipal,
   toJsonValue,
@@ -215,7 +215,7 @@ async function accountView(platform: Platform, p: Principal): Promise<AccountVie
     name: account.name,
     roles: [...account.roles],
     // the default agent's (the one named after the account), never the first by id (probe38 A-F1)
-    withdrawal_address: defaultAgentOf(account.name, agents)?.withdrawal_address ?? null,
+    withdrawal_address: accountWithdrawalAddress(account.name, agents),
     agents: agents.map((a) => ({
       agent_id: a.agent_id,
       withdrawal_address: a.withdrawal_address,

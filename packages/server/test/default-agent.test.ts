@@ -99,6 +99,20 @@ describe("a start without agent_id runs as the account's default agent (probe38 
     expect((await live.platform.getAgent("zed-again-2"))?.withdrawal_address).toBe(ADDRESS_B);
   });
 
+  it("an account without a default agent: the address it sets is its view's and what its next agents inherit (probe38 V-F3)", async () => {
+    const me = await register(live.url, "zed-nd2", { agent_id: "zed-nd2-other" });
+    const put = await call(live.url, "PUT", "/api/v1/accounts/me/withdrawal-address", {
+      key: me.key,
+      body: { withdrawal_address: ADDRESS_B },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.json.withdrawal_address).toBe(ADDRESS_B);
+    await addAgent(me.key, "zed-nd2");
+    expect((await live.platform.getAgent("zed-nd2"))?.withdrawal_address).toBe(ADDRESS_B);
+    const view = await call(live.url, "GET", "/api/v1/accounts/me", { key: me.key });
+    expect(view.json.withdrawal_address).toBe(ADDRESS_B);
+  });
+
   it("an account with agents but none of its name: the bodyless start is refused naming agent_id, nothing started", async () => {
     const me = await register(live.url, "zed-nodef", { agent_id: "zed-nodef-agent" });
     await addAgent(me.key, "aaa-zed-nodef");
