@@ -1737,6 +1737,12 @@ export class ChainGateway {
       // B-F1): the RPC's failure, in the verifier's words naming the method and the JSON path
       const shape = RpcAnswerShapeError.find(e);
       if (shape !== undefined) return unreachable(shape.message);
+      // hex data too short (or empty) for the function's ABI value: said as the verifier says it, never
+      // viem's "Position 447 is out of bounds" (probe38 V-N2)
+      if (e.walk((x) => x instanceof Error && ABI_SHORT_DATA_ERRORS.has(x.name)) !== null)
+        return unreachable(
+          "the answer's data is too short for the function's ABI value (not the protocol's contract, or an RPC that cuts its answers)",
+        );
       // the RPC's own JSON-RPC error answer, in its words and code, never viem's generic advice for the
       // code ("Missing or invalid parameters. Double check you have provided the correct parameters." for a
       // provider's -32000 rate limit: probe31 A-F2); the provider's text may echo the URL's path (a key)
@@ -1754,6 +1760,13 @@ export class ChainGateway {
     return unreachable((e as Error).message);
   }
 }
+
+/** viem's errors of ABI data shorter than the value it decodes (an eth_call answer cut, or no contract there). */
+const ABI_SHORT_DATA_ERRORS: ReadonlySet<string> = new Set([
+  "PositionOutOfBoundsError",
+  "AbiDecodingDataSizeTooSmallError",
+  "AbiDecodingZeroDataError",
+]);
 
 /** How often (ms) a wait for a transaction given a stop signal looks at it ({@link ChainGateway.waitWithin}). */
 export const STOP_CHECK_MS = 1_000;

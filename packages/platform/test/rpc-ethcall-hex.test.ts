@@ -38,6 +38,7 @@ const RESULTS: Record<string, unknown> = {
   obj: { a: 1 },
   nothex: "0llo",
   nulled: null,
+  short: ANCHOR_OF.slice(0, -2),
 };
 
 let server: Server;
@@ -100,5 +101,16 @@ describe("an eth_call result that is not hex data (probe38 B-F1)", () => {
     );
     expect(err.message).toContain(`($.result: is ${json.slice(0, 100)}`);
     expect(err.message).toMatch(/an eth_call answers hex data .*\(the chain RPC\)$/);
+  });
+
+  it("names hex data too short for the ABI value as the verifier does, not in viem's words (probe38 V-N2)", async () => {
+    const e = await gateway("/short")
+      .anchorBlocks([DIGEST])
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PlatformError);
+    expect((e as PlatformError).code).toBe("chain_error");
+    expect((e as PlatformError).message).toBe(
+      "anchorOf failed: the answer's data is too short for the function's ABI value (not the protocol's contract, or an RPC that cuts its answers) (the chain RPC)",
+    );
   });
 });
