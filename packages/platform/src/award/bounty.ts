@@ -583,7 +583,7 @@ export async function lockBounty(
   } catch (e) {
     const live = liveBountyOfRoot(e);
     if (live === undefined) throw e;
-    return adoptLiveBounty(ctx, p, slug, live, wanted);
+    return adoptLiveBounty(ctx, p, slug, live, wanted, landing);
   }
   return attachBounty(ctx, p, slug, bountyId, { author });
 }
@@ -656,8 +656,15 @@ function liveBountyOfRoot(e: unknown): bigint | undefined {
  * the lock's own and is attached ({@link attachBounty}: every attach check applies) and returned; nothing
  * is sent. Otherwise 409 `bounty_exists` naming it and the first term that differs (or its status), so
  * that its author attaches it (`bench-bounty attach SLUG ID`) or reclaims it: never a second guess.
+ * A funded bounty of other terms that can never be attached (probe38 V-N1: an award window under
+ * `MIN_AWARD_WINDOW_SECONDS`, or a close not after the next block's time `landing`) is named so, with
+ * `details.attachable: false` and why: the root stays bound to it until its award deadline, after which its
+ * author may reclaim it (the contract refuses a reclaim before), or a fresh benchmark is published; no
+ * attach is offered for it. An attachable one has `details.attachable: true`.
+ * @param landing the pending block's time (`ChainGateway.pendingTimestamp`), unix seconds
  * @throws PlatformError `bounty_exists` (`details.bounty_id`, `status`, and `field`, `on_chain`, `requested`
- *   for a differing term), and {@link attachBounty}'s
+ *   for a differing term; for a funded one `attachable`, and when false `reason` (`award_window_too_short` |
+ *   `closed`), `closes_at`, `award_deadline`, `next_block_time`, unix seconds), and {@link attachBounty}'s
  */
 async function adoptLiveBounty(
   ctx: PlatformContext,
@@ -665,6 +672,7 @@ async function adoptLiveBounty(
   slug: string,
   bountyId: bigint,
   wanted: LockTerms,
+  landing: bigint,
 ): Promise<AttachedBounty> {
   const onchain = await chainOf(ctx).getBounty(bountyId);
   const status = statusName(onchain.status);
@@ -682,10 +690,29 @@ async function adoptLiveBounty(
   const base = { bounty_id: bountyId.toString(), status };
   if (differs !== undefined) {
     const [field, actual, requested] = differs;
+    const never = status === "funded" ? neverAttachable(bountyId, onchain, landing) : undefined;
+    if (never !== undefined) {
+      const deadline = Number(onchain.awardDeadline);
+      throw new PlatformError(
+        "bounty_exists",
+        `the benchmark's root is already bound to your live bounty ${bountyId} (${status}) with other terms (${field}: ${actual} on-chain, ${requested} in this lock), and that bounty can never be attached: ${never.why}. The root stays bound to it until its award deadline ${deadline} (${new Date(deadline * 1000).toISOString()}); the contract refuses its reclaim before then: reclaim it after that (the bounty:reclaim task of deploy/), or publish a fresh benchmark for this prize; nothing was sent`,
+        {
+          ...base,
+          field,
+          on_chain: actual,
+          requested,
+          attachable: false,
+          reason: never.reason,
+          closes_at: Number(onchain.closesAt),
+          award_deadline: deadline,
+          next_block_time: Number(landing),
+        },
+      );
+    }
     throw new PlatformError(
       "bounty_exists",
       `the benchmark's root is already bound to your live bounty ${bountyId} (${status}) with other terms (${field}: ${actual} on-chain, ${requested} in this lock): attach it, or reclaim it first; nothing was sent`,
-      { ...base, field, on_chain: actual, requested },
+      { ...base, field, on_chain: actual, requested, ...(status === "funded" ? { attachable: true } : {}) },
     );
   }
   if (status !== "funded")
@@ -695,6 +722,34 @@ async function adoptLiveBounty(
       base,
     );
   return attachBounty(ctx, p, slug, bountyId, { author: wanted.author });
+}
+
+/**
+ * Why a funded bounty can never be attached (probe38 V-N1), or undefined when it may be: an award window
+ * under `MIN_AWARD_WINDOW_SECONDS` (`assertAwardWindow`, the attach's rule), or a close not after the next
+ * block's time (the attach's {@link assertCloseAhead} rule, for a bounty not yet attached).
+ * @param landing the pending block's time, unix seconds
+ */
+function neverAttachable(
+  bountyId: bigint,
+  onchain: { closesAt: bigint; awardDeadline: bigint },
+  landing: bigint,
+): { reason: "award_window_too_short" | "closed"; why: string } | undefined {
+  try {
+    assertAwardWindow(onchain.closesAt, onchain.awardDeadline, `bounty ${bountyId}`);
+  } catch (e) {
+    if (!(e instanceof PlatformError && e.code === "award_window_too_short")) throw e;
+    return {
+      reason: "award_window_too_short",
+      why: `${e.message} (the attach refuses it: award_window_too_short)`,
+    };
+  }
+  if (onchain.closesAt <= landing)
+    return {
+      reason: "closed",
+      why: `its closes_at ${onchain.closesAt} (${new Date(Number(onchain.closesAt) * 1000).toISOString()}) is not after the next block's time ${landing}: attached, it would close the benchmark at once (the attach refuses it: invalid_bounty)`,
+    };
+  return undefined;
 }
 
 /**
