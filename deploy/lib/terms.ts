@@ -110,18 +110,37 @@ export function validateBountyTerms(terms: UncheckedTerms, now: bigint): BountyT
 }
 
 /**
- * The warning `bounty:lock` prints on stderr for an award window (`awardDeadline - closesAt`, seconds)
- * under `MIN_AWARD_WINDOW_SECONDS` of @bench-bounty/evidence (3600 s): the contract takes it, the
- * bench-bounty service refuses to attach it (`award_window_too_short`, probe38 C-F1), since it could not
- * award it in time. Said, not refused: a bounty locked for another awarder may want it.
- * @param closesAt, awardDeadline unix seconds (checked terms)
+ * The warning `bounty:lock` and `bounty:status` print on stderr for an award window (`awardDeadline -
+ * closesAt`, seconds) under `MIN_AWARD_WINDOW_SECONDS` of @bench-bounty/evidence (3600 s): the contract
+ * takes it, the bench-bounty service refuses to attach it (`award_window_too_short`, probe38 C-F1), since
+ * it could not award it in time. Said, not refused: a bounty locked for another awarder may want it. The
+ * lock names its options and how to lengthen the window; the status (probe38 V-N4: it said only "The lock
+ * of bounty N verifies.") names the bounty's close and award deadline and that the service will not award it.
+ * @param closesAt, awardDeadline unix seconds (checked terms, or the bounty's on-chain terms)
+ * @param task the task printing it: `lock` (default) or `status`
  * @returns the warning printed, or null when the window is long enough
  */
-export function warnShortAwardWindow(closesAt: bigint, awardDeadline: bigint): string | null {
+export function warnShortAwardWindow(
+  closesAt: bigint,
+  awardDeadline: bigint,
+  task: "lock" | "status" = "lock",
+): string | null {
   const minimum = BigInt(evidence().MIN_AWARD_WINDOW_SECONDS);
   const window = awardDeadline - closesAt;
   if (window >= minimum) return null;
-  const text = `Warning: the award window (${window} s from --closes-at to --award-deadline) is shorter than ${minimum} s: the bench-bounty service refuses to attach this bounty (award_window_too_short), since it could not award it in time. For a service prize, set --award-deadline at least ${minimum} s after --closes-at.`;
+  const [from, to, advice] =
+    task === "lock"
+      ? [
+          "--closes-at",
+          "--award-deadline",
+          `For a service prize, set --award-deadline at least ${minimum} s after --closes-at.`,
+        ]
+      : [
+          "its close",
+          "its award deadline",
+          "A bench-bounty service will not award it; its author may reclaim the pool after the award deadline.",
+        ];
+  const text = `Warning: the award window (${window} s from ${from} to ${to}) is shorter than ${minimum} s: the bench-bounty service refuses to attach this bounty (award_window_too_short), since it could not award it in time. ${advice}`;
   console.warn(text);
   return text;
 }

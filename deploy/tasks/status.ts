@@ -20,6 +20,7 @@ import { readCommitmentFile } from "../lib/commitment";
 import { baseUnits, formatAmount, isoSeconds, parseBountyId, relative } from "../lib/format";
 import { awardClaimNotes, type Fmt } from "../lib/claim-notes";
 import { fundedNext } from "../lib/window";
+import { warnShortAwardWindow } from "../lib/terms";
 
 /** The ladder with the current step in brackets, e.g. `Pending -> [Funded] -> Awarded | Reclaimed` (SPEC 1.1). */
 export function ladder(status: number): string {
@@ -182,6 +183,9 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
       console.log("Lock check:");
       for (const c of checks) console.log(`  ${c.ok ? "✓" : "✗"} ${c.what}`);
       if (args.author === undefined) console.log("  - author not checked: pass --author <declared author>");
+      // a window the service refuses to attach (probe38 V-N4), said beside the verdict
+      if (status === S.Pending || status === S.Funded)
+        warnShortAwardWindow(b.closesAt, b.awardDeadline, "status");
       const failed = checks.filter((c) => !c.ok);
       if (failed.length > 0) {
         throw new TaskError(

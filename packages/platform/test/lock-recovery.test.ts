@@ -6,12 +6,18 @@
  * on the root: the same terms, Funded, it is attached and nothing is sent; other terms are 409
  * `bounty_exists` naming it and the differing term, and the CLI prints the `attach` command, which works
  * when pasted.
+ * probe38 V-N1: the CLI printed that attach command also for a bounty the attach refuses for good (an award
+ * window under MIN_AWARD_WINDOW_SECONDS, or a close not after the next block), and "reclaim it first", which
+ * the contract refuses until its award deadline. Now the refusal says it can never be attached
+ * (`details.attachable: false`, `reason`), that the root is bound until its award deadline and when it may be
+ * reclaimed, and the CLI prints no attach command for it.
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ChainGateway } from "../src/chain.js";
+import type { PlatformError } from "../src/errors.js";
 import {
   chainConfig,
   cities,
@@ -39,6 +45,7 @@ async function crashedLock(
   operator: number,
   author: number,
   tag: string,
+  awardWindow = 86_400,
 ) {
   const ds = await h.createDataset(cities(6, tag));
   const { slug } = await h.publish(ds.dataset_id, {
@@ -55,7 +62,7 @@ async function crashedLock(
     authorPrivateKey: key.privateKey,
     pool: 5_000_000n,
     closesAt,
-    awardDeadline: closesAt + 86_400,
+    awardDeadline: closesAt + awardWindow,
     thresholdBps: 5000,
     payoutRule: "top_n_split" as const,
   };
@@ -177,6 +184,93 @@ describe(
       );
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ bounty_id: bountyId.toString(), status: "funded" });
+    });
+
+    it("a bounty of other terms whose award window is under MIN_AWARD_WINDOW_SECONDS: bounty_exists says it can never be attached and when it may be reclaimed (probe38 V-N1)", async () => {
+      const dc = devChain();
+      const h = await openTemp({ chain: chainConfig(dc, 14) });
+      try {
+        const { slug, bountyId, terms } = await crashedLock(h, dc, 14, 19, "lock-short", 3599);
+        const e = (await h
+          .lockBounty(slug, { ...terms, awardDeadline: terms.closesAt + 86_400 })
+          .catch((x: unknown) => x)) as PlatformError;
+        expect(e).toMatchObject({
+          code: "bounty_exists",
+          details: {
+            bounty_id: bountyId.toString(),
+            status: "funded",
+            attachable: false,
+            reason: "award_window_too_short",
+            award_deadline: terms.closesAt + 3599,
+          },
+        });
+        expect(e.message).toContain("can never be attached");
+        expect(e.message).toContain(`until its award deadline ${terms.closesAt + 3599}`);
+        expect(e.message).not.toContain("attach it, or reclaim it first");
+        expect((await h.real.getBenchmark(slug)).bounty).toBeNull();
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("a bounty of other terms whose close is not after the next block: bounty_exists reason closed, never attachable (probe38 V-N1)", async () => {
+      const dc = devChain();
+      const h = await openTemp({ chain: chainConfig(dc, 14) });
+      try {
+        const { slug, bountyId, terms } = await crashedLock(h, dc, 14, 13, "lock-closed");
+        await dc.increaseTime(3700); // its close passed
+        const closesAt = (await latestBlockTime(dc)) + 3600;
+        const e = (await h
+          .lockBounty(slug, { ...terms, closesAt, awardDeadline: closesAt + 86_400 })
+          .catch((x: unknown) => x)) as PlatformError;
+        expect(e).toMatchObject({
+          code: "bounty_exists",
+          details: { bounty_id: bountyId.toString(), attachable: false, reason: "closed" },
+        });
+        expect(e.message).toContain("can never be attached");
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("the CLI prints no attach command for a bounty that can never be attached (probe38 V-N1)", async () => {
+      const dc = devChain();
+      const dir = tempDir("bb-lock-recovery-");
+      const h = await openAt({ dir, chain: chainConfig(dc, 17) });
+      const { slug, bountyId, terms } = await crashedLock(h, dc, 17, 12, "lock-cli-short", 3599);
+      await h.close();
+      const saved = { ...process.env };
+      process.env.BENCH_BOUNTY_AUTHOR_KEY = terms.authorPrivateKey;
+      process.env.BENCH_BOUNTY_PRIVATE_KEY = dc.accounts[17]!.privateKey;
+      process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
+      delete process.env.BENCH_BOUNTY_RPC_URL;
+      let r: Awaited<ReturnType<typeof runCli>>;
+      try {
+        r = await runCli(
+          "lock",
+          slug,
+          "--store",
+          dir,
+          ...devChainArgs(dc, { usdc: true }),
+          "--pool",
+          "5",
+          "--closes-at",
+          String(terms.closesAt),
+          "--award-window",
+          "86400", // other terms than the crashed lock's 3599 s window
+          "--threshold-bps",
+          "5000",
+          "--payout-rule",
+          "top_n_split",
+        );
+      } finally {
+        process.env = saved;
+      }
+      expect(r.code, r.err).toBe(1);
+      expect(r.err).toContain(`your live bounty ${bountyId}`);
+      expect(r.err).toContain("can never be attached");
+      expect(r.err).not.toContain("To attach bounty");
+      expect(r.err).not.toMatch(/ attach \S+ \d+ --author/);
     });
   },
 );

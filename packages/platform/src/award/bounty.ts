@@ -75,7 +75,7 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
  *   other than funded: `details.field: "status"`; with `details.expected` / `details.actual`),
  *   `chain_error`, `server_busy` (a lock wait past `how.answerBy`, {@link WriteHow}: nothing written),
  *   `benchmark_closed` (closed before a bounty was attached: {@link assertPrizeMayAttach}), `invalid_bounty`
- *   naming `closes_at` (its close not after the chain's time, unless it is the bounty already attached:
+ *   naming `closes_at` (its close not after the next block's time, unless it is the bounty already attached:
  *   {@link assertCloseAhead}),
  *   `winner_without_withdrawal_address` (a run that ranks or may still rank belongs to an agent without a
  *   withdrawal address: {@link assertRunsPayable}; nothing written)
@@ -138,8 +138,10 @@ export async function attachBounty(
     splits_bps: [...onchain.splitsBps],
     status: statusName(onchain.status),
   };
-  // its close by the chain's clock (probe38 C-N1), read before the store's transaction
-  const chainTime = await chain.latestTimestamp();
+  // its close by the chain's clock (probe38 C-N1): the next block's time, the earliest block anything
+  // (a receipt's anchor, the award) can land in, not the latest block's, long past on an idle node
+  // (probe38 V-F1, as the lock judges it: C-F2); read before the store's transaction
+  const nextBlockTime = await chain.pendingTimestamp();
   // The chain was read before; the rules are checked again and the bounty written in one transaction
   // under the benchmark's row lock (probe27 A-F5: two concurrent attaches both passed the check, the
   // later silently replaced the earlier); the unique bounty key decides a race with another benchmark.
@@ -149,7 +151,7 @@ export async function attachBounty(
         const now = await getBenchmark(ctx, slug, t, { lock: true });
         assertAttachable(now, attached, await t.benchmarks.slugOfBounty(attached));
         assertPrizeMayAttach(now, attached);
-        assertCloseAhead(now, attached, chainTime);
+        assertCloseAhead(now, attached, nextBlockTime);
         await assertRunsPayable(t, now);
         await t.benchmarks.setBounty(slug, attached);
       },
@@ -225,24 +227,27 @@ export function assertPrizeMayAttach(b: BenchmarkRecord, attached: AttachedBount
  * A prize attaches only while its on-chain close is ahead of the chain's clock (probe38 C-N1): a bounty
  * whose `closesAt` has passed would close the open benchmark at once (its detail closed, the award due),
  * cutting off the runs in progress and paying only the runs already there, which {@link assertPrizeMayAttach}
- * refuses for a benchmark closed before. Re-attaching the bounty already attached (which refreshes its
- * facts) is not refused: an attach may be retried after the close.
- * @param chainTime the latest block's time, unix seconds (the clock the close is judged by)
+ * refuses for a benchmark closed before. The close is judged by the next block's time (the pending block,
+ * the earliest block anything can land in: probe38 V-F1), not the latest block's, which on an idle node is
+ * minutes old: a close between the two would close the benchmark at the very next block. No lead is asked
+ * (an attach sends nothing). Re-attaching the bounty already attached (which refreshes its facts) is not
+ * refused: an attach may be retried after the close.
+ * @param nextBlockTime the pending block's time (`ChainGateway.pendingTimestamp`), unix seconds
  * @throws PlatformError `invalid_bounty` (`details: {bounty_id, field: "closes_at", expected, actual,
- *   chain_time}`, unix seconds; nothing stored)
+ *   next_block_time}`, unix seconds; nothing stored)
  */
-function assertCloseAhead(b: BenchmarkRecord, attached: AttachedBounty, chainTime: bigint): void {
+function assertCloseAhead(b: BenchmarkRecord, attached: AttachedBounty, nextBlockTime: bigint): void {
   if (b.bounty && bountyKey(b.bounty) === bountyKey(attached)) return;
-  if (BigInt(attached.closes_at) > chainTime) return;
+  if (BigInt(attached.closes_at) > nextBlockTime) return;
   throw new PlatformError(
     "invalid_bounty",
-    `bounty ${attached.bounty_id}: closes_at ${attached.closes_at} (${new Date(attached.closes_at * 1000).toISOString()}) is not after the chain time ${chainTime} (${new Date(Number(chainTime) * 1000).toISOString()}): attached now, it would close ${b.slug} at once and go only to the runs already there; lock a bounty that closes later; nothing was attached`,
+    `bounty ${attached.bounty_id}: closes_at ${attached.closes_at} (${new Date(attached.closes_at * 1000).toISOString()}) is not after the next block's time ${nextBlockTime} (${new Date(Number(nextBlockTime) * 1000).toISOString()}): attached now, it would close ${b.slug} at the next block and go only to the runs already there; lock a bounty that closes later; nothing was attached`,
     {
       bounty_id: attached.bounty_id,
       field: "closes_at",
-      expected: `after ${chainTime}`,
+      expected: `after ${nextBlockTime}`,
       actual: attached.closes_at,
-      chain_time: Number(chainTime),
+      next_block_time: Number(nextBlockTime),
     },
   );
 }
@@ -578,7 +583,7 @@ export async function lockBounty(
   } catch (e) {
     const live = liveBountyOfRoot(e);
     if (live === undefined) throw e;
-    return adoptLiveBounty(ctx, p, slug, live, wanted);
+    return adoptLiveBounty(ctx, p, slug, live, wanted, landing);
   }
   return attachBounty(ctx, p, slug, bountyId, { author });
 }
@@ -651,8 +656,15 @@ function liveBountyOfRoot(e: unknown): bigint | undefined {
  * the lock's own and is attached ({@link attachBounty}: every attach check applies) and returned; nothing
  * is sent. Otherwise 409 `bounty_exists` naming it and the first term that differs (or its status), so
  * that its author attaches it (`bench-bounty attach SLUG ID`) or reclaims it: never a second guess.
+ * A funded bounty of other terms that can never be attached (probe38 V-N1: an award window under
+ * `MIN_AWARD_WINDOW_SECONDS`, or a close not after the next block's time `landing`) is named so, with
+ * `details.attachable: false` and why: the root stays bound to it until its award deadline, after which its
+ * author may reclaim it (the contract refuses a reclaim before), or a fresh benchmark is published; no
+ * attach is offered for it. An attachable one has `details.attachable: true`.
+ * @param landing the pending block's time (`ChainGateway.pendingTimestamp`), unix seconds
  * @throws PlatformError `bounty_exists` (`details.bounty_id`, `status`, and `field`, `on_chain`, `requested`
- *   for a differing term), and {@link attachBounty}'s
+ *   for a differing term; for a funded one `attachable`, and when false `reason` (`award_window_too_short` |
+ *   `closed`), `closes_at`, `award_deadline`, `next_block_time`, unix seconds), and {@link attachBounty}'s
  */
 async function adoptLiveBounty(
   ctx: PlatformContext,
@@ -660,6 +672,7 @@ async function adoptLiveBounty(
   slug: string,
   bountyId: bigint,
   wanted: LockTerms,
+  landing: bigint,
 ): Promise<AttachedBounty> {
   const onchain = await chainOf(ctx).getBounty(bountyId);
   const status = statusName(onchain.status);
@@ -677,10 +690,29 @@ async function adoptLiveBounty(
   const base = { bounty_id: bountyId.toString(), status };
   if (differs !== undefined) {
     const [field, actual, requested] = differs;
+    const never = status === "funded" ? neverAttachable(bountyId, onchain, landing) : undefined;
+    if (never !== undefined) {
+      const deadline = Number(onchain.awardDeadline);
+      throw new PlatformError(
+        "bounty_exists",
+        `the benchmark's root is already bound to your live bounty ${bountyId} (${status}) with other terms (${field}: ${actual} on-chain, ${requested} in this lock), and that bounty can never be attached: ${never.why}. The root stays bound to it until its award deadline ${deadline} (${new Date(deadline * 1000).toISOString()}); the contract refuses its reclaim before then: reclaim it after that (the bounty:reclaim task of deploy/), or publish a fresh benchmark for this prize; nothing was sent`,
+        {
+          ...base,
+          field,
+          on_chain: actual,
+          requested,
+          attachable: false,
+          reason: never.reason,
+          closes_at: Number(onchain.closesAt),
+          award_deadline: deadline,
+          next_block_time: Number(landing),
+        },
+      );
+    }
     throw new PlatformError(
       "bounty_exists",
       `the benchmark's root is already bound to your live bounty ${bountyId} (${status}) with other terms (${field}: ${actual} on-chain, ${requested} in this lock): attach it, or reclaim it first; nothing was sent`,
-      { ...base, field, on_chain: actual, requested },
+      { ...base, field, on_chain: actual, requested, ...(status === "funded" ? { attachable: true } : {}) },
     );
   }
   if (status !== "funded")
@@ -690,6 +722,34 @@ async function adoptLiveBounty(
       base,
     );
   return attachBounty(ctx, p, slug, bountyId, { author: wanted.author });
+}
+
+/**
+ * Why a funded bounty can never be attached (probe38 V-N1), or undefined when it may be: an award window
+ * under `MIN_AWARD_WINDOW_SECONDS` (`assertAwardWindow`, the attach's rule), or a close not after the next
+ * block's time (the attach's {@link assertCloseAhead} rule, for a bounty not yet attached).
+ * @param landing the pending block's time, unix seconds
+ */
+function neverAttachable(
+  bountyId: bigint,
+  onchain: { closesAt: bigint; awardDeadline: bigint },
+  landing: bigint,
+): { reason: "award_window_too_short" | "closed"; why: string } | undefined {
+  try {
+    assertAwardWindow(onchain.closesAt, onchain.awardDeadline, `bounty ${bountyId}`);
+  } catch (e) {
+    if (!(e instanceof PlatformError && e.code === "award_window_too_short")) throw e;
+    return {
+      reason: "award_window_too_short",
+      why: `${e.message} (the attach refuses it: award_window_too_short)`,
+    };
+  }
+  if (onchain.closesAt <= landing)
+    return {
+      reason: "closed",
+      why: `its closes_at ${onchain.closesAt} (${new Date(Number(onchain.closesAt) * 1000).toISOString()}) is not after the next block's time ${landing}: attached, it would close the benchmark at once (the attach refuses it: invalid_bounty)`,
+    };
+  return undefined;
 }
 
 /**

@@ -119,7 +119,12 @@ export function registerBountyCommands(program: Command): void {
                     `--closes-in ${o.closesIn} puts the close at ${closesAt}: ${e.message}`,
                     { ...e.details, field: "closes-in" },
                   );
-                if (e instanceof PlatformError && e.code === "bounty_exists") {
+                // (an attach command only for a bounty that can be attached: probe38 V-N1)
+                if (
+                  e instanceof PlatformError &&
+                  e.code === "bounty_exists" &&
+                  e.details.attachable !== false
+                ) {
                   const id = String(e.details.bounty_id);
                   throw new PlatformError(
                     e.code,
