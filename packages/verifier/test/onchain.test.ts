@@ -1038,6 +1038,18 @@ describe("an RPC answer that is no JSON-RPC answer to its call (probe36 V-F7)", 
  * occurred", "Invalid byte sequence"). Each is an RPC that cannot be read (exit 3) naming eth_call and
  * `$[i].result`; a real `"0x"` stays the contract's answer (the probe36 V-F7 test above).
  */
+/** The verifier's "cannot read the RPC" message for the pack through `proxy`'s eth_call answer `k` (exit 3). */
+async function unreadableAt(proxy: RpcProxy, k: number): Promise<string> {
+  const e = await verifyPack({
+    source: packBytes,
+    rpcUrl: `${proxy.origin}/eth_call/${k}`,
+    policy: "onchain",
+    timeoutMs: 5000,
+  }).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(VerifierNetworkError);
+  return (e as Error).message;
+}
+
 describe("an eth_call result that is not hex data (probe38 B-F1)", () => {
   const results: [string, unknown, string][] = [
     ["odd hex", "0x123", '"0x123"'],
@@ -1061,14 +1073,7 @@ describe("an eth_call result that is not hex data (probe38 B-F1)", () => {
   it.each(results.map(([what, , json], k) => [what, k, json] as const))(
     "eth_call answered with %s: cannot read the RPC, naming eth_call and $[i].result",
     async (_what, k, json) => {
-      const e = await verifyPack({
-        source: packBytes,
-        rpcUrl: `${proxy.origin}/eth_call/${k}`,
-        policy: "onchain",
-        timeoutMs: 5000,
-      }).catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(VerifierNetworkError);
-      const message = (e as Error).message;
+      const message = await unreadableAt(proxy, k);
       expect(message).toMatch(
         /^rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the answer is not a JSON-RPC answer to eth_call \(\$\[\d+\]\.result: is /,
       );
@@ -1157,14 +1162,7 @@ describe("a revert answered to a view of the protocol's contract (probe38 B-N1)"
   it.each(reverts.map(([what, , said], k) => [what, k, said] as const))(
     "eth_call reverted with %s: cannot read the RPC, naming the call and the revert",
     async (_what, k, said) => {
-      const e = await verifyPack({
-        source: packBytes,
-        rpcUrl: `${proxy.origin}/eth_call/${k}`,
-        policy: "onchain",
-        timeoutMs: 5000,
-      }).catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(VerifierNetworkError);
-      const message = (e as Error).message;
+      const message = await unreadableAt(proxy, k);
       expect(message).toMatch(
         /^rpc http:\/\/127\.0\.0\.1:\d+: \w+\([^)]*\): the RPC answered a revert of a view the protocol's contract cannot revert \(/,
       );
