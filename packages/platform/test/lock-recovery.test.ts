@@ -82,6 +82,45 @@ async function crashedLock(
   return { slug, bountyId, terms, author: key.address };
 }
 
+/**
+ * `bench-bounty lock` of `slug` by the CLI, as the author (`terms`' key) with the operator `dc.accounts[17]`'s
+ * key, at the crashed lock's close with a one-day window, `pool` USDC and top_n_split: its exit and stderr.
+ */
+async function lockByCli(
+  dc: ReturnType<typeof devChain>,
+  dir: string,
+  slug: string,
+  terms: { authorPrivateKey: string; closesAt: number },
+  pool: string,
+) {
+  const saved = { ...process.env };
+  process.env.BENCH_BOUNTY_AUTHOR_KEY = terms.authorPrivateKey;
+  process.env.BENCH_BOUNTY_PRIVATE_KEY = dc.accounts[17]!.privateKey;
+  process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
+  delete process.env.BENCH_BOUNTY_RPC_URL;
+  try {
+    return await runCli(
+      "lock",
+      slug,
+      "--store",
+      dir,
+      ...devChainArgs(dc, { usdc: true }),
+      "--pool",
+      pool,
+      "--closes-at",
+      String(terms.closesAt),
+      "--award-window",
+      "86400",
+      "--threshold-bps",
+      "5000",
+      "--payout-rule",
+      "top_n_split",
+    );
+  } finally {
+    process.env = saved;
+  }
+}
+
 describe(
   "lock after a lock that died with its createAndFund pending (probe27 C-F4)",
   { timeout: 180_000 },
@@ -139,33 +178,8 @@ describe(
       const h = await openAt({ dir, chain: chainConfig(dc, 17) });
       const { slug, bountyId, terms } = await crashedLock(h, dc, 17, 18, "lock-cli");
       await h.close();
-      const saved = { ...process.env };
-      process.env.BENCH_BOUNTY_AUTHOR_KEY = terms.authorPrivateKey;
-      process.env.BENCH_BOUNTY_PRIVATE_KEY = dc.accounts[17]!.privateKey;
-      process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
-      delete process.env.BENCH_BOUNTY_RPC_URL;
-      let r: Awaited<ReturnType<typeof runCli>>;
-      try {
-        r = await runCli(
-          "lock",
-          slug,
-          "--store",
-          dir,
-          ...devChainArgs(dc, { usdc: true }),
-          "--pool",
-          "4", // other terms than the crashed lock's 5 USDC
-          "--closes-at",
-          String(terms.closesAt),
-          "--award-window",
-          "86400",
-          "--threshold-bps",
-          "5000",
-          "--payout-rule",
-          "top_n_split",
-        );
-      } finally {
-        process.env = saved;
-      }
+      // other terms than the crashed lock's 5 USDC
+      const r = await lockByCli(dc, dir, slug, terms, "4");
       expect(r.code, r.err).toBe(1);
       expect(r.err).toMatch(/bounty_exists|already bound to your live bounty/);
       const printed = new RegExp(`To attach bounty ${bountyId} to ${slug}:\\n {2}(.+)\\n`).exec(r.err)?.[1];
@@ -239,33 +253,8 @@ describe(
       const h = await openAt({ dir, chain: chainConfig(dc, 17) });
       const { slug, bountyId, terms } = await crashedLock(h, dc, 17, 12, "lock-cli-short", 3599);
       await h.close();
-      const saved = { ...process.env };
-      process.env.BENCH_BOUNTY_AUTHOR_KEY = terms.authorPrivateKey;
-      process.env.BENCH_BOUNTY_PRIVATE_KEY = dc.accounts[17]!.privateKey;
-      process.env.BENCH_BOUNTY_INVOKED_AS = BIN;
-      delete process.env.BENCH_BOUNTY_RPC_URL;
-      let r: Awaited<ReturnType<typeof runCli>>;
-      try {
-        r = await runCli(
-          "lock",
-          slug,
-          "--store",
-          dir,
-          ...devChainArgs(dc, { usdc: true }),
-          "--pool",
-          "5",
-          "--closes-at",
-          String(terms.closesAt),
-          "--award-window",
-          "86400", // other terms than the crashed lock's 3599 s window
-          "--threshold-bps",
-          "5000",
-          "--payout-rule",
-          "top_n_split",
-        );
-      } finally {
-        process.env = saved;
-      }
+      // other terms than the crashed lock's 3599 s window
+      const r = await lockByCli(dc, dir, slug, terms, "5");
       expect(r.code, r.err).toBe(1);
       expect(r.err).toContain(`your live bounty ${bountyId}`);
       expect(r.err).toContain("can never be attached");
