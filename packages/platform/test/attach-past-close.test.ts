@@ -56,6 +56,14 @@ async function benchmarkWithBounty(h: Harness, author: number, tag: string, clos
   return { slug, bountyId, closesAt };
 }
 
+/** The benchmark kept no bounty and stays open (the refused attach stored nothing). */
+async function expectNothingAttached(h: Harness, slug: string): Promise<void> {
+  const b = await h.real.getBenchmark(slug);
+  expect(b.bounty).toBeNull();
+  expect(b.status).toBe("published");
+  expect((await h.real.benchmarkDetail(slug)).open).toBe(true);
+}
+
 describe(
   "an attach judges the bounty's close by the chain's clock (probe38 C-N1)",
   { timeout: 180_000 },
@@ -76,10 +84,7 @@ describe(
         expect(next).toBeGreaterThanOrEqual(before);
         expect(e.message).toContain(`closes_at ${closesAt}`);
         expect(e.message).toContain(`is not after the next block's time ${next}`);
-        const b = await h.real.getBenchmark(slug);
-        expect(b.bounty).toBeNull();
-        expect(b.status).toBe("published");
-        expect((await h.real.benchmarkDetail(slug)).open).toBe(true);
+        await expectNothingAttached(h, slug);
       } finally {
         await h.close();
       }
@@ -102,10 +107,7 @@ describe(
         });
         expect(e.details.next_block_time as number).toBeGreaterThanOrEqual(before);
         expect(e.message).toContain("is not after the next block's time");
-        const b = await h.real.getBenchmark(slug);
-        expect(b.bounty).toBeNull();
-        expect(b.status).toBe("published");
-        expect((await h.real.benchmarkDetail(slug)).open).toBe(true);
+        await expectNothingAttached(h, slug);
       } finally {
         await h.close();
       }
