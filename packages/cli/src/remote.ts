@@ -49,6 +49,16 @@ const isFirstTaskPage = (v: unknown): boolean =>
   (v as { ordinal: number }[]).every((t, i) => t.ordinal === i);
 
 /**
+ * The first page's `next_offset` follows its tasks (probe38 W-F4: a start answering tasks 0-1 with
+ * `next_offset: 5` ran 0, 1, 5, 6 as the whole run): absent or null (the last page), or the ordinal after its
+ * last task, which a page that names a next one must hold.
+ */
+const followsFirstPage = (page: { tasks?: unknown; next_offset?: unknown }): boolean =>
+  page.next_offset === undefined ||
+  page.next_offset === null ||
+  (Array.isArray(page.tasks) && page.tasks.length > 0 && page.next_offset === page.tasks.length);
+
+/**
  * A refusal of the server as the PlatformError of its code, and an answer without what the runner
  * reads (another server at `--server`, probeD2 F3: `Cannot read properties of undefined`, an internal
  * error) as `invalid_answer`; `server` (whose path may hold a key) by its origin only.
@@ -93,6 +103,7 @@ const RUN_TASKS: AnswerShape<{
   ok: (a) =>
     isObject(a) &&
     isFirstTaskPage(a.tasks) &&
+    followsFirstPage(a) &&
     Array.isArray(a.answered_ordinals) &&
     a.answered_ordinals.every((o) => Number.isSafeInteger(o)),
 };
@@ -177,12 +188,32 @@ export class HttpRunBackend implements RunBackend {
         typeof a.run.id === "string" &&
         RUN_ID_PATTERN.test(a.run.id) &&
         Number.isSafeInteger(a.run.attempt) &&
-        isFirstTaskPage(a.tasks),
+        isFirstTaskPage(a.tasks) &&
+        followsFirstPage(a) &&
+        (a.task_count === undefined || Number.isSafeInteger(a.task_count)),
     });
     const next = started.next_offset;
-    if (typeof next !== "number") return started;
     const { id, attempt } = started.run;
-    const rest = await this.pages(id, next, signal, () =>
+    const rest = typeof next !== "number" ? [] : await this.restOfStart(id, attempt, next, signal);
+    const tasks = [...started.tasks, ...rest];
+    // the tasks read are the run's, as many as the start said (probe38 W-F4)
+    if (typeof started.task_count === "number" && tasks.length !== started.task_count)
+      throw new PlatformError(
+        "invalid_answer" as never, // the client's code of an answer that is not the server's (as viaApi's)
+        `POST ${urlOrigin(this.server)}/api/v1/benchmarks/:slug/runs: the start says task_count ${started.task_count}, its pages hold ${tasks.length} tasks: not bench-bounty serve's run\n` +
+          `run ${id} was started (attempt ${attempt}) and no agent ran; it stays in progress and the attempt is not used up; once the cause is gone, continue it with`,
+        { run_id: id, attempt, attempt_used: false, checkpoint: false },
+      );
+    return { run: started.run, tasks };
+  }
+  /** The pages of a start after its first (see {@link start}): an interrupt or a failure names the started run. */
+  private async restOfStart(
+    id: string,
+    attempt: number,
+    next: number,
+    signal: AbortSignal | undefined,
+  ): Promise<ServedTask[]> {
+    return this.pages(id, next, signal, () =>
       interrupted(
         `run ${id} was started (attempt ${attempt}) and interrupted while its tasks were read, before any agent ran; ` +
           `it stays in progress and the attempt is not used up; continue it with`,
@@ -199,7 +230,6 @@ export class HttpRunBackend implements RunBackend {
         { ...e.details, run_id: id, attempt, attempt_used: false, checkpoint: false },
       );
     });
-    return { run: started.run, tasks: [...started.tasks, ...rest] };
   }
   /**
    * Every task of the run, page by page (checked as {@link start}'s).

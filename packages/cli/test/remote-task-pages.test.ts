@@ -21,7 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
 const RUN = "run-00000000000000aa";
 
-type Mode = "endless" | "backwards" | "rate_limited";
+type Mode = "endless" | "backwards" | "rate_limited" | "gap" | "short" | "finalize429";
 
 /** The fake server's state: its mode, whether task pages are refused 429 yet, the answers posted. */
 interface Fake {
@@ -78,8 +78,14 @@ function handler(f: Fake) {
     const url = new URL(req.url ?? "/", "http://x");
     const body = await bodyOf(req);
     if (req.method === "POST" && url.pathname === "/api/v1/benchmarks/some-slug/runs") {
-      const first = f.mode === "rate_limited" ? smallPage(0) : { tasks: range(0, 1000), next_offset: 1000 };
-      return send(res, 201, { run: run(), ...first, task_count: first.tasks.length });
+      // gap: the first page names a next one past its end (2..4 never served); short: fewer tasks than it says
+      if (f.mode === "gap")
+        return send(res, 201, { run: run(), tasks: range(0, 2), next_offset: 5, task_count: 7 });
+      if (f.mode === "short")
+        return send(res, 201, { run: run(), tasks: range(0, 2), next_offset: null, task_count: 3 });
+      const small = f.mode === "rate_limited" || f.mode === "finalize429";
+      const first = small ? smallPage(0) : { tasks: range(0, 1000), next_offset: 1000 };
+      return send(res, 201, { run: run(), ...first, task_count: small ? 3 : 100_000 });
     }
     if (req.method === "GET" && url.pathname === `/api/v1/benchmarks/runs/${RUN}/tasks`) {
       f.taskPages++;
@@ -115,6 +121,17 @@ function handler(f: Fake) {
       for (const a of answers) f.answers.set(a.ordinal, a.answer_text);
       return send(res, 200, { run_id: RUN, accepted: answers.length, answered: f.answers.size, total: 3 });
     }
+    if (
+      req.method === "POST" &&
+      url.pathname === `/api/v1/benchmarks/runs/${RUN}/finalize` &&
+      f.mode === "finalize429"
+    )
+      return send(
+        res,
+        429,
+        { error: { code: "rate_limited", message: "rate limit: 60 requests a minute" } },
+        { "retry-after": "1" },
+      );
     if (req.method === "POST" && url.pathname === `/api/v1/benchmarks/runs/${RUN}/finalize`) {
       f.status = "finalized";
       return send(res, 200, { run_id: RUN, attempts_remaining: 2, score_public: "1", wall_seconds: 1 });
@@ -233,6 +250,46 @@ describe("run --server reads a run's task pages within MAX_DATASET_ROWS (probe38
     expect(line, r.stderr).toContain(`resume ${RUN} --store`);
     expect(line).toContain(`--server ${url}`);
     expect(line).toContain("--agent");
+  }, 60_000);
+});
+
+describe("a start's first page and task_count (probe38 W-F4)", () => {
+  it("a first page whose next_offset skips past its tasks is refused, no agent run", async () => {
+    const { url, f } = await fake("gap");
+    const store = mkdtempSync(join(tmpdir(), "bb-pages-"));
+    const r = await runRemote(url, store, "true");
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('"code": "invalid_answer"');
+    expect(f.taskPages).toBe(0);
+    expect(f.answers.size).toBe(0);
+  }, 60_000);
+
+  it("pages holding fewer tasks than the start's task_count: refused with the run id and the adopting resume line", async () => {
+    const { url, f } = await fake("short");
+    const store = mkdtempSync(join(tmpdir(), "bb-pages-"));
+    const r = await runRemote(url, store, "true");
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain("the start says task_count 3, its pages hold 2 tasks");
+    const line = /continue it with:\n {2}(.*)\n/.exec(r.stderr)?.[1];
+    expect(line, r.stderr).toContain(`resume ${RUN} --store`);
+    expect(line).toContain("--agent");
+    expect(f.answers.size).toBe(0);
+  }, 60_000);
+});
+
+describe("a rate limit at the final finalize (probe38 W-F1)", () => {
+  it("429 rate_limited: exit 1 with the run id and the resume line, the run left in progress", async () => {
+    const { url, f } = await fake("finalize429");
+    const store = mkdtempSync(join(tmpdir(), "bb-pages-"));
+    const r = await runRemote(url, store, answeringAgent());
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain("rate limit: 60 requests a minute");
+    expect(r.stderr).toMatch(
+      /stays in progress \(attempt 1 is not used up\); once the cause is gone, resume it:\n/,
+    );
+    expect(r.stderr).toContain(`resume ${RUN} --store`);
+    expect(f.answers.size).toBe(3);
+    expect(f.status).toBe("in_progress");
   }, 60_000);
 });
 

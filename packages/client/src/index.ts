@@ -219,7 +219,9 @@ async function everyPage<K extends string, T>(
     const got = page[key];
     if (!Array.isArray(got)) throw malformed(`the page from offset ${offset} has no ${key} list`);
     const next = page.next_offset;
-    if (typeof next === "number" && next !== offset + got.length)
+    // a page that names a next one must hold items: an empty one naming its own offset repeated forever
+    // (probe38 W-F2)
+    if (typeof next === "number" && (got.length === 0 || next !== offset + got.length))
       throw malformed(
         `next_offset ${next} does not follow offset ${offset} and its ${got.length} items (the next page starts at ${offset + got.length})`,
       );

@@ -26,6 +26,10 @@ beforeAll(async () => {
       const benchmarks = Array.from({ length: limit }, (_, i) => ({ slug: `b-${offset + i}` }));
       return res.end(JSON.stringify({ benchmarks, offset, limit, next_offset: offset + limit }));
     }
+    if (url.pathname === "/empty/api/v1/benchmarks/runs/mine") {
+      // an empty page naming its own offset as the next (probe38 W-F2: paged forever)
+      return res.end(JSON.stringify({ runs: [], offset, limit, next_offset: offset }));
+    }
     if (url.pathname === "/api/v1/benchmarks/runs/mine") {
       // a next_offset that stays put: the same page again and again
       return res.end(JSON.stringify({ runs: [{ run_id: "run-1" }], offset, limit, next_offset: 0 }));
@@ -61,6 +65,19 @@ describe("whole-list reads are bounded while paging", () => {
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).code).toBe("invalid_answer");
     expect((e as ApiError).message).toContain("next_offset 0 does not follow offset 0 and its 1 items");
+    expect(pages).toBe(1);
+  });
+
+  it("an empty page naming a next one is refused at once (probe38 W-F2)", async () => {
+    pages = 0;
+    const client = new BenchBountyClient({
+      baseUrl: `${base}/empty`,
+      apiKey: `bbk_${"a".repeat(12)}_${"b".repeat(43)}`,
+    });
+    const e = await client.runsMine().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).code).toBe("invalid_answer");
+    expect((e as ApiError).message).toContain("next_offset 0 does not follow offset 0 and its 0 items");
     expect(pages).toBe(1);
   });
 });

@@ -585,7 +585,8 @@ function interruption(cp: Checkpoint, e: PlatformError): PlatformError {
 }
 
 /**
- * Codes of a failure that says nothing of the run (the server or chain unreachable or busy; a gateway's
+ * Codes of a failure that says nothing of the run (the server or chain unreachable or busy, the caller's rate
+ * limit, `rate_limited`: probe38 W-F1; a gateway's
  * 502/503/504 page in front of the server, `http_<status>` for an answer that is not the server's JSON, and
  * the server's own `internal`: probe38 V-F4; the runner's interrupt while the tasks were read,
  * `interrupted`): it may be resumed (a resume of a run finalized meanwhile says `run_not_in_progress`).
@@ -596,6 +597,7 @@ const TRANSIENT_CODES: ReadonlySet<string> = new Set([
   "server_busy",
   "request_timeout",
   "chain_error",
+  "rate_limited",
   "internal",
   "http_502",
   "http_503",
