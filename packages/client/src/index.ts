@@ -90,6 +90,12 @@ export interface TaskPagesOptions {
    * its test set; 100,000): the caller passes it, since this client loads nothing of the platform at run time.
    */
   maxTasks: number;
+  /**
+   * The most UTF-8 bytes of prompts the pages read may hold (default `PACK_LIMITS.maxTestSetBytes` of
+   * `@bench-bounty/evidence`, the most a publish renders: probe38 W-F3, 100,000 tasks of 64 KiB prompts were
+   * read to gigabytes): past it the answer is refused (`invalid_answer`), nothing more read.
+   */
+  maxPromptBytes?: number;
   /** Stops the paging at once, a page's request and a `Retry-After` wait too: {@link ApiError} `aborted`. */
   signal?: AbortSignal;
 }
@@ -566,6 +572,8 @@ export class BenchBountyClient {
    */
   async restOfTasks(runId: string, from: number, opts: TaskPagesOptions): Promise<Task[]> {
     const { maxTasks, signal } = opts;
+    const maxPromptBytes = opts.maxPromptBytes ?? PACK_LIMITS.maxTestSetBytes;
+    let promptBytes = 0;
     const where = `GET ${urlOrigin(this.baseUrl)}/api/v1/benchmarks/runs/:id/tasks`;
     const malformed = (what: string, details: Record<string, unknown> = {}) =>
       new ApiError(0, "invalid_answer", `${where}: ${what}: not bench-bounty serve's run tasks`, details);
@@ -599,6 +607,18 @@ export class BenchBountyClient {
         throw malformed(
           `next_offset ${String(next)} does not follow offset ${at} and its ${page.tasks.length} tasks ` +
             `(the next page starts at ordinal ${at + page.tasks.length})`,
+        );
+      // the prompts' bytes, checked before the page is kept (probe38 W-F3)
+      for (const t of page.tasks) {
+        const prompt = (t as { prompt?: unknown }).prompt;
+        if (typeof prompt === "string") promptBytes += Buffer.byteLength(prompt);
+      }
+      if (promptBytes > maxPromptBytes)
+        throw malformed(
+          `the run's prompts pass ${maxPromptBytes} bytes (the most a published test set renders)`,
+          {
+            max_prompt_bytes: maxPromptBytes,
+          },
         );
       for (const t of page.tasks) out.push(t);
       offset = next;

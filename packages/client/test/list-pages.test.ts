@@ -26,6 +26,13 @@ beforeAll(async () => {
       const benchmarks = Array.from({ length: limit }, (_, i) => ({ slug: `b-${offset + i}` }));
       return res.end(JSON.stringify({ benchmarks, offset, limit, next_offset: offset + limit }));
     }
+    if (url.pathname === "/api/v1/benchmarks/runs/run-00000000000000aa/tasks") {
+      // endless pages of 10 tasks with 1 KiB prompts, each following the last
+      const tasks = Array.from({ length: 10 }, (_, i) => ({ ordinal: offset + i, prompt: "p".repeat(1024) }));
+      return res.end(
+        JSON.stringify({ run_id: "run-00000000000000aa", tasks, offset, next_offset: offset + 10 }),
+      );
+    }
     if (url.pathname === "/empty/api/v1/benchmarks/runs/mine") {
       // an empty page naming its own offset as the next (probe38 W-F2: paged forever)
       return res.end(JSON.stringify({ runs: [], offset, limit, next_offset: offset }));
@@ -79,5 +86,20 @@ describe("whole-list reads are bounded while paging", () => {
     expect((e as ApiError).code).toBe("invalid_answer");
     expect((e as ApiError).message).toContain("next_offset 0 does not follow offset 0 and its 0 items");
     expect(pages).toBe(1);
+  });
+
+  it("a run's task pages whose prompts pass maxPromptBytes are refused, nothing past them kept (probe38 W-F3)", async () => {
+    pages = 0;
+    const client = new BenchBountyClient({
+      baseUrl: base,
+      apiKey: `bbk_${"a".repeat(12)}_${"b".repeat(43)}`,
+    });
+    const e = await client
+      .restOfTasks("run-00000000000000aa", 0, { maxTasks: 100_000, maxPromptBytes: 50 * 1024 })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).code).toBe("invalid_answer");
+    expect((e as ApiError).message).toContain(`the run's prompts pass ${50 * 1024} bytes`);
+    expect(pages).toBe(6); // 10 KiB of prompts a page: five reach 50 KiB exactly, the sixth passes it
   });
 });
