@@ -535,7 +535,7 @@ async function execute(
   const complete = tasks.every((t) => cp.outcomes[t.ordinal]);
   let finalized: FinalizeResult | null = null;
   if (complete && opts.finalize !== false)
-    finalized = await resumable(cp, () => backend.finalize(cp.run_id, finalizeOptionsOf(opts)));
+    finalized = await resumable(cp, () => backend.finalize(cp.run_id, finalizeOptionsOf(opts)), "finalize");
   return runResultOf(backend, cp, tasks, { interrupted: !complete, finalized, closed: null });
 }
 
@@ -574,15 +574,33 @@ function finalizeOptionsOf(opts: RunnerOptions): { queries_used?: number; usdc_s
  * `attempt_used: false`, so the CLI prints its `resume` line as for every other interruption (probe37
  * A-N4: a remote run cut by a network error stopped without it). `run_not_in_progress` as it is.
  */
-function interruption(cp: Checkpoint, e: PlatformError): PlatformError {
+function interruption(cp: Checkpoint, e: PlatformError, at: "finalize" | "other" = "other"): PlatformError {
   if (e.code === "run_not_in_progress") return e; // finalized meanwhile (by hand): nothing to resume
-  return new PlatformError(
-    e.code,
-    `${e.message}\nrun ${cp.run_id} was not finalized and stays in progress (attempt ${cp.attempt} is not used up); ` +
-      `once the cause is gone, resume it (resume ${cp.run_id})`,
-    { ...e.details, run_id: cp.run_id, attempt: cp.attempt, attempt_used: false },
-  );
+  // a finalize that got no answer may have been applied (probe38 W-N3: "was not finalized" was said of a run
+  // the server had finalized, and the pasted resume then said it was)
+  const state =
+    at === "finalize" && UNANSWERED_CODES.has(e.code)
+      ? `run ${cp.run_id}'s finalize got no answer, so it may be finalized already; if not, it stays in progress (attempt ${cp.attempt} is not used up); ` +
+        `once the cause is gone, resume it: it finalizes the run, or says it is finalized`
+      : `run ${cp.run_id} was not finalized and stays in progress (attempt ${cp.attempt} is not used up); ` +
+        `once the cause is gone, resume it`;
+  return new PlatformError(e.code, `${e.message}\n${state} (resume ${cp.run_id})`, {
+    ...e.details,
+    run_id: cp.run_id,
+    attempt: cp.attempt,
+    attempt_used: false,
+  });
 }
+
+/** Codes of a failure after which a request may have been applied: no answer came from the server itself. */
+const UNANSWERED_CODES: ReadonlySet<string> = new Set([
+  "network_error",
+  "request_timeout",
+  "internal",
+  "http_502",
+  "http_503",
+  "http_504",
+]);
 
 /**
  * Codes of a failure that says nothing of the run (the server or chain unreachable or busy, the caller's rate
@@ -610,11 +628,15 @@ const TRANSIENT_CODES: ReadonlySet<string> = new Set([
  * prints its `resume` line), as a submit's does; any other refusal is thrown as it is.
  * @throws PlatformError the interruption, or the refusal unchanged
  */
-async function resumable<T>(cp: Checkpoint, step: () => Promise<T>): Promise<T> {
+async function resumable<T>(
+  cp: Checkpoint,
+  step: () => Promise<T>,
+  at: "finalize" | "other" = "other",
+): Promise<T> {
   try {
     return await step();
   } catch (e) {
-    if (e instanceof PlatformError && TRANSIENT_CODES.has(e.code)) throw interruption(cp, e);
+    if (e instanceof PlatformError && TRANSIENT_CODES.has(e.code)) throw interruption(cp, e, at);
     throw e;
   }
 }
