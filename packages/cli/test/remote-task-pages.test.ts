@@ -21,7 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "dist", "index.js");
 const RUN = "run-00000000000000aa";
 
-type Mode = "endless" | "backwards" | "rate_limited" | "gap" | "short" | "finalize429";
+type Mode = "endless" | "backwards" | "rate_limited" | "gap" | "short" | "finalize429" | "reread_wait";
 
 /** The fake server's state: its mode, whether task pages are refused 429 yet, the answers posted. */
 interface Fake {
@@ -83,7 +83,7 @@ function handler(f: Fake) {
         return send(res, 201, { run: run(), tasks: range(0, 2), next_offset: 5, task_count: 7 });
       if (f.mode === "short")
         return send(res, 201, { run: run(), tasks: range(0, 2), next_offset: null, task_count: 3 });
-      const small = f.mode === "rate_limited" || f.mode === "finalize429";
+      const small = f.mode === "rate_limited" || f.mode === "finalize429" || f.mode === "reread_wait";
       const first = small ? smallPage(0) : { tasks: range(0, 1000), next_offset: 1000 };
       return send(res, 201, { run: run(), ...first, task_count: small ? 3 : 100_000 });
     }
@@ -105,7 +105,8 @@ function handler(f: Fake) {
           next_offset: offset + 1000,
           answered_ordinals,
         });
-      if (f.limited)
+      // reread_wait: the start's own page from 2 is served, the runner's re-read of it waits out a 429
+      if (f.limited || (f.mode === "reread_wait" && offset === 2 && f.taskPages > 1))
         return send(
           res,
           429,
@@ -290,6 +291,23 @@ describe("a rate limit at the final finalize (probe38 W-F1)", () => {
     expect(r.stderr).toContain(`resume ${RUN} --store`);
     expect(f.answers.size).toBe(3);
     expect(f.status).toBe("in_progress");
+  }, 60_000);
+});
+
+describe("an interrupt while the runner re-reads a started run's tasks (probe38 W-N2)", () => {
+  it("SIGINT during the re-read's 429 wait: one message naming the run, then its resume line", async () => {
+    const { url, f } = await fake("reread_wait");
+    const store = mkdtempSync(join(tmpdir(), "bb-pages-"));
+    const r = await runRemote(url, store, answeringAgent(), (pid) => {
+      setTimeout(() => process.kill(pid, "SIGINT"), 2000);
+    });
+    expect(f.taskPages).toBeGreaterThanOrEqual(3); // the start's page, then the re-read's two
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain(
+      `run ${RUN} was interrupted while its tasks were read; it stays in progress; continue it with:\n  `,
+    );
+    expect(r.stderr).not.toContain("was not finalized");
+    expect(r.stderr.match(/ resume run-/g)).toHaveLength(1);
   }, 60_000);
 });
 

@@ -576,6 +576,9 @@ function finalizeOptionsOf(opts: RunnerOptions): { queries_used?: number; usdc_s
  */
 function interruption(cp: Checkpoint, e: PlatformError, at: "finalize" | "other" = "other"): PlatformError {
   if (e.code === "run_not_in_progress") return e; // finalized meanwhile (by hand): nothing to resume
+  // the interrupt's own refusal already says the run stays in progress and names it (probe38 W-N2: wrapped
+  // again, its "continue it with" dangled above a second message)
+  if (e.code === "interrupted" && e.details.run_id === cp.run_id) return e;
   // a finalize that got no answer may have been applied (probe38 W-N3: "was not finalized" was said of a run
   // the server had finalized, and the pasted resume then said it was)
   const state =
