@@ -24,6 +24,21 @@ function app(awarded: boolean, reason: AwardEvidenceReason = "not_awarded") {
   });
 }
 
+/** The result of an MCP `tools/call award_evidence {slug: "s1"}` on app `a`. */
+async function mcpAwardEvidence(a: ReturnType<typeof createApp>): Promise<any> {
+  const m = await a.request("/mcp", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "award_evidence", arguments: { slug: "s1" } },
+    }),
+  });
+  return JSON.parse(await m.text()).result;
+}
+
 describe("evidence door", () => {
   it("serves the bytes with the pack hash as ETag and answers 304 to a matching If-None-Match", async () => {
     const a = app(true);
@@ -120,17 +135,7 @@ describe("evidence door", () => {
       message,
       details: { ...details, reason: "awarded_elsewhere" },
     });
-    const m = await a.request("/mcp", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "award_evidence", arguments: { slug: "s1" } },
-      }),
-    });
-    const result = JSON.parse(await m.text()).result;
+    const result = await mcpAwardEvidence(a);
     expect(result.structuredContent).toEqual({
       available: false,
       reason: "awarded_elsewhere",
@@ -159,17 +164,7 @@ describe("evidence door", () => {
           details: { retry_after_seconds: 27, reason: "pack_pending" },
         });
     }
-    const m = await a.request("/mcp", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "award_evidence", arguments: { slug: "s1" } },
-      }),
-    });
-    const result = JSON.parse(await m.text()).result;
+    const result = await mcpAwardEvidence(a);
     expect(result.structuredContent).toEqual({ available: false, reason: "pack_pending", message, details });
     // a 404 reason says nothing about retrying
     const nf = await app(false, "not_awarded").request("/api/v1/benchmarks/s/award-evidence");
