@@ -49,6 +49,31 @@ async function keylessEvidence(
   }
 }
 
+/**
+ * A store whose benchmark's award is confirmed on the chain but whose pack was never minted (the process died
+ * before it, `awardBeforeMint`), its platform account `dc.accounts[operator]`: the store's directory and slug.
+ */
+async function awardedUnminted(dc: ReturnType<typeof devChain>, operator: number, tag: string) {
+  const { now: chainNow, clock } = await chainClock(dc);
+  const dir = tempDir(`bb-${tag}-`);
+  const platform = await openAt({
+    dir,
+    clock: clock.now,
+    chain: chainConfig(dc, operator),
+    faults: crashOnce("awardBeforeMint"),
+  });
+  const { slug } = await publishLockAndRun(platform, dc, {
+    chainNow,
+    clock,
+    account: operator,
+    tag,
+    title: `Evidence ${tag}`,
+  });
+  await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
+  await platform.close();
+  return { dir, slug };
+}
+
 describe("evidence reads the chain without the operator's key (probe24 C-F4)", { timeout: 180_000 }, () => {
   it("an award prepared, the bounty reclaimed: the printed command, pasted without a key, says reclaimed_never_reveals", async () => {
     const dc = devChain();
@@ -118,24 +143,8 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
   it("a confirmed award whose pack is not minted: the printed award command, pasted with the key, mints it (probe25 B-F6)", async () => {
     const dc = devChain();
     const operator = 13;
-    const { now: chainNow, clock } = await chainClock(dc);
-    const dir = tempDir("bb-evidence-mint-");
-    const platform = await openAt({
-      dir,
-      clock: clock.now,
-      chain: chainConfig(dc, operator),
-      faults: crashOnce("awardBeforeMint"),
-    });
-    const { slug } = await publishLockAndRun(platform, dc, {
-      chainNow,
-      clock,
-      account: operator,
-      tag: "evidence-mint",
-      title: "Evidence mint",
-    });
     // the award is confirmed on the chain, then the process dies before it mints the pack
-    await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
-    await platform.close();
+    const { dir, slug } = await awardedUnminted(dc, operator, "evidence-mint");
 
     const first = await keylessEvidence(dc, slug, dir, "--rpc-url", dc.rpcUrl);
     expect(first.code).toBe(1);
@@ -171,23 +180,7 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
   it("the mint command for an RPC URL with credentials, read from BENCH_BOUNTY_RPC_URL, says to set that variable; pasted with both set it mints", async () => {
     const dc = devChain();
     const operator = 16;
-    const { now: chainNow, clock } = await chainClock(dc);
-    const dir = tempDir("bb-evidence-mint-env-");
-    const platform = await openAt({
-      dir,
-      clock: clock.now,
-      chain: chainConfig(dc, operator),
-      faults: crashOnce("awardBeforeMint"),
-    });
-    const { slug } = await publishLockAndRun(platform, dc, {
-      chainNow,
-      clock,
-      account: operator,
-      tag: "evidence-mint-env",
-      title: "Evidence mint env",
-    });
-    await expect(platform.award(slug)).rejects.toThrow(/injected crash at awardBeforeMint/);
-    await platform.close();
+    const { dir, slug } = await awardedUnminted(dc, operator, "evidence-mint-env");
 
     const secretUrl = dc.rpcUrl.replace("http://", "http://alice:s3cretpass@") + "/v2/abcdefKEY123456";
     const saved = { ...process.env };
