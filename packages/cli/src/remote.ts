@@ -6,7 +6,7 @@
  * A refusal of the server becomes the PlatformError of the same code, so the runner treats it exactly
  * as a local refusal (an `invalid_answers` marks the task invalid, a `run_in_progress` stops).
  */
-import { ApiError, BenchBountyClient, MAX_REQUEST_BODY_BYTES } from "@bench-bounty/client";
+import { ApiError, BenchBountyClient, MAX_REQUEST_BODY_BYTES, nextOffsetFollows } from "@bench-bounty/client";
 import { urlOrigin } from "@bench-bounty/verifier/url";
 import {
   MAX_DATASET_ROWS,
@@ -50,13 +50,10 @@ const isFirstTaskPage = (v: unknown): boolean =>
 
 /**
  * The first page's `next_offset` follows its tasks (probe38 W-F4: a start answering tasks 0-1 with
- * `next_offset: 5` ran 0, 1, 5, 6 as the whole run): absent or null (the last page), or the ordinal after its
- * last task, which a page that names a next one must hold.
+ * `next_offset: 5` ran 0, 1, 5, 6 as the whole run): the client's {@link nextOffsetFollows} from ordinal 0.
  */
 const followsFirstPage = (page: { tasks?: unknown; next_offset?: unknown }): boolean =>
-  page.next_offset === undefined ||
-  page.next_offset === null ||
-  (Array.isArray(page.tasks) && page.tasks.length > 0 && page.next_offset === page.tasks.length);
+  Array.isArray(page.tasks) && nextOffsetFollows(0, page.tasks.length, page.next_offset);
 
 /**
  * A refusal of the server as the PlatformError of its code, and an answer without what the runner

@@ -199,6 +199,19 @@ function pageQuery(page: BoardPage | undefined): string {
   return text ? `?${text}` : "";
 }
 
+/**
+ * Whether a page's `next_offset` follows it: absent or null (the last page), or the offset right after
+ * its items, which a page naming a next one must hold (an empty page naming a next one pages forever,
+ * probe38 W-F2; a next offset past the page's end skips items, W-F4). The one rule of every paged
+ * answer of the API (task pages, list pages, a start's first page).
+ * @param offset the page's offset (ordinal or item index)
+ * @param count the page's number of items
+ * @param next the page's `next_offset` as answered (any JSON value)
+ */
+export function nextOffsetFollows(offset: number, count: number, next: unknown): boolean {
+  return next === undefined || next === null || (count > 0 && next === offset + count);
+}
+
 /** The most items {@link everyPage} collects (100 pages of 1,000): past it, read with the page methods. */
 export const MAX_LIST_ITEMS = 100_000;
 
@@ -225,9 +238,7 @@ async function everyPage<K extends string, T>(
     const got = page[key];
     if (!Array.isArray(got)) throw malformed(`the page from offset ${offset} has no ${key} list`);
     const next = page.next_offset;
-    // a page that names a next one must hold items: an empty one naming its own offset repeated forever
-    // (probe38 W-F2)
-    if (typeof next === "number" && (got.length === 0 || next !== offset + got.length))
+    if (!nextOffsetFollows(offset, got.length, next))
       throw malformed(
         `next_offset ${next} does not follow offset ${offset} and its ${got.length} items (the next page starts at ${offset + got.length})`,
       );
@@ -587,8 +598,7 @@ export class BenchBountyClient {
       const at: number = offset;
       const page = await this.withRetries(() => this.runTasks(runId, at, signal), signal, where);
       const next = page.next_offset ?? null;
-      if (!Array.isArray(page.tasks) || (next !== null && page.tasks.length === 0))
-        throw malformed(`next_offset ${String(next)} does not follow offset ${at}`);
+      if (!Array.isArray(page.tasks)) throw malformed(`the page from offset ${at} has no tasks list`);
       // the run's total, checked before the page is kept: nothing past it is held
       if (from + out.length + page.tasks.length > maxTasks)
         throw malformed(`the run has more than ${maxTasks} tasks (the most a run has)`, {
@@ -603,7 +613,7 @@ export class BenchBountyClient {
             { offset: at, index: i, ordinal: ordinal ?? null },
           );
       }
-      if (next !== null && next !== at + page.tasks.length)
+      if (!nextOffsetFollows(at, page.tasks.length, next))
         throw malformed(
           `next_offset ${String(next)} does not follow offset ${at} and its ${page.tasks.length} tasks ` +
             `(the next page starts at ordinal ${at + page.tasks.length})`,

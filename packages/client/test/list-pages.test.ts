@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, BenchBountyClient, MAX_LIST_ITEMS } from "../src/index.js";
+import { ApiError, BenchBountyClient, MAX_LIST_ITEMS, nextOffsetFollows } from "../src/index.js";
 
 let server: Server;
 let base: string;
@@ -101,5 +101,22 @@ describe("whole-list reads are bounded while paging", () => {
     expect((e as ApiError).code).toBe("invalid_answer");
     expect((e as ApiError).message).toContain(`the run's prompts pass ${50 * 1024} bytes`);
     expect(pages).toBe(6); // 10 KiB of prompts a page: five reach 50 KiB exactly, the sixth passes it
+  });
+});
+
+describe("nextOffsetFollows: the one next_offset rule of every paged answer", () => {
+  it.each([
+    [0, 3, null, true],
+    [0, 3, undefined, true],
+    [0, 0, null, true],
+    [0, 3, 3, true],
+    [40, 10, 50, true],
+    [0, 2, 5, false], // skips ordinals 2-4 (probe38 W-F4)
+    [0, 0, 0, false], // an empty page naming itself pages forever (probe38 W-F2)
+    [7, 0, 7, false],
+    [10, 5, 12, false], // goes back into the page
+    [0, 3, "3", false], // not a number
+  ])("offset %i with %i items, next_offset %j: %s", (offset, count, next, follows) => {
+    expect(nextOffsetFollows(offset, count, next)).toBe(follows);
   });
 });
