@@ -582,7 +582,7 @@ function interruption(cp: Checkpoint, e: PlatformError, at: "finalize" | "other"
   // a finalize that got no answer may have been applied (probe38 W-N3: "was not finalized" was said of a run
   // the server had finalized, and the pasted resume then said it was)
   const state =
-    at === "finalize" && UNANSWERED_CODES.has(e.code)
+    at === "finalize" && TRANSIENT_FAILURES.get(e.code) === "no_answer"
       ? `run ${cp.run_id}'s finalize got no answer, so it may be finalized already; if not, it stays in progress (attempt ${cp.attempt} is not used up); ` +
         `once the cause is gone, resume it: it finalizes the run, or says it is finalized`
       : `run ${cp.run_id} was not finalized and stays in progress (attempt ${cp.attempt} is not used up); ` +
@@ -595,39 +595,31 @@ function interruption(cp: Checkpoint, e: PlatformError, at: "finalize" | "other"
   });
 }
 
-/** Codes of a failure after which a request may have been applied: no answer came from the server itself. */
-const UNANSWERED_CODES: ReadonlySet<string> = new Set([
-  "network_error",
-  "request_timeout",
-  "internal",
-  "http_502",
-  "http_503",
-  "http_504",
-]);
-
 /**
- * Codes of a failure that says nothing of the run (the server or chain unreachable or busy, the caller's rate
- * limit, `rate_limited`: probe38 W-F1; a gateway's
- * 502/503/504 page in front of the server, `http_<status>` for an answer that is not the server's JSON, and
- * the server's own `internal`: probe38 V-F4; the runner's interrupt while the tasks were read,
- * `interrupted`): it may be resumed (a resume of a run finalized meanwhile says `run_not_in_progress`).
+ * The failures that say nothing of the run, so it may be resumed (a resume of a run finalized meanwhile
+ * says `run_not_in_progress`), each with whether the request may have been applied: `no_answer` when no
+ * answer came from the server itself (the server unreachable, a timeout, the server's own `internal`: probe38
+ * V-F4; a gateway's 502/503/504 page in front of it, `http_<status>` for an answer that is not the server's
+ * JSON), `refused` when the server or the runner turned it away before applying it (busy, the chain's clock
+ * unreadable, the caller's rate limit `rate_limited`: probe38 W-F1; the runner's interrupt while the tasks
+ * were read, `interrupted`). One table, so a code is classified once.
  */
-const TRANSIENT_CODES: ReadonlySet<string> = new Set([
-  "interrupted",
-  "network_error",
-  "server_busy",
-  "request_timeout",
-  "chain_error",
-  "rate_limited",
-  "internal",
-  "http_502",
-  "http_503",
-  "http_504",
+const TRANSIENT_FAILURES: ReadonlyMap<string, "no_answer" | "refused"> = new Map([
+  ["network_error", "no_answer"],
+  ["request_timeout", "no_answer"],
+  ["internal", "no_answer"],
+  ["http_502", "no_answer"],
+  ["http_503", "no_answer"],
+  ["http_504", "no_answer"],
+  ["interrupted", "refused"],
+  ["server_busy", "refused"],
+  ["chain_error", "refused"],
+  ["rate_limited", "refused"],
 ]);
 
 /**
  * Runs a read or the finalize of a run whose checkpoint is saved, outside a submit: a transient failure
- * ({@link TRANSIENT_CODES}) becomes an {@link interruption} (the run stays in progress, resumable: the CLI
+ * ({@link TRANSIENT_FAILURES}) becomes an {@link interruption} (the run stays in progress, resumable: the CLI
  * prints its `resume` line), as a submit's does; any other refusal is thrown as it is.
  * @throws PlatformError the interruption, or the refusal unchanged
  */
@@ -639,7 +631,7 @@ async function resumable<T>(
   try {
     return await step();
   } catch (e) {
-    if (e instanceof PlatformError && TRANSIENT_CODES.has(e.code)) throw interruption(cp, e, at);
+    if (e instanceof PlatformError && TRANSIENT_FAILURES.has(e.code)) throw interruption(cp, e, at);
     throw e;
   }
 }
