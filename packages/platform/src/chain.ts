@@ -13,6 +13,7 @@ import {
   anchorKindName,
   anchorRegistryAbi,
   benchmarkBountyAbi,
+  bountyRecordProblem,
   privateKeyProblem,
   testUsdcAbi,
   type BountyRecord,
@@ -1002,7 +1003,11 @@ export class ChainGateway {
     };
   }
 
-  /** Reads a bounty with `getBounty`. */
+  /**
+   * Reads a bounty with `getBounty` (SPEC 1.1).
+   * @throws PlatformError `chain_error` (`details.call` "getBounty", `details.field` the member) when a
+   *   member does not fit its ABI type (`bountyRecordProblem`: a lying or broken RPC, probe38 W-N1)
+   */
   async getBounty(bountyId: bigint): Promise<OnChainBounty> {
     const b = await this.call("getBounty", () =>
       this.publicClient.readContract({
@@ -1012,6 +1017,13 @@ export class ChainGateway {
         args: [bountyId],
       }),
     );
+    const problem = bountyRecordProblem(b);
+    if (problem !== null)
+      throw new PlatformError(
+        "chain_error",
+        `getBounty(${bountyId}) failed: the chain RPC answered a record whose ${problem}: not the contract's answer`,
+        { call: "getBounty", field: problem.split(/[ []/)[0] },
+      );
     return { bountyId, ...b };
   }
 
@@ -1028,7 +1040,33 @@ export class ChainGateway {
     return this.exclusive(() => this.lockBountyNow(p));
   }
 
-  private async lockBountyNow(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
+  /**
+   * The author's live bounty that holds `p.testSetRoot` (SPEC 1.1: `createBounty` reverts
+   * `RootBoundToLiveBounty` while the author's last bounty on the root is neither Awarded nor Reclaimed),
+   * read by simulating `createBounty` with `p`'s terms but a close and deadline ten years after
+   * `notBefore` (unix seconds), so no time rule hides the root's (probe38 V-N3: a lock re-run near its
+   * close was refused for the close before it could find the bounty its first run had funded). Sends nothing.
+   * @returns the bounty id, or undefined when the simulation passes or reverts for another reason
+   */
+  async liveBountyOfRoot(p: LockBountyParams, notBefore: bigint): Promise<bigint | undefined> {
+    const later = notBefore + 10n * 365n * 86_400n;
+    const { author, bountyParams } = this.createBountyCall({
+      ...p,
+      closesAt: later,
+      awardDeadline: later + 1n,
+    });
+    try {
+      await this.simulateCreateBounty(author, bountyParams);
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof PlatformError) || e.details.revert !== "RootBoundToLiveBounty") return undefined;
+      const id = Array.isArray(e.details.args) ? e.details.args[2] : undefined;
+      return typeof id === "string" && /^[1-9][0-9]*$/.test(id) ? BigInt(id) : undefined;
+    }
+  }
+
+  /** The author's wallet and the `createBounty` parameters of a lock (token and awarder defaulted). */
+  private createBountyCall(p: LockBountyParams) {
     const token = p.token ?? this.config.contracts.usdc;
     if (!token)
       throw new PlatformError(
@@ -1036,18 +1074,14 @@ export class ChainGateway {
         "lockBounty: no token (configure contracts.usdc or pass token)",
         { field: "token" },
       );
-    // The terms rule (SPEC 1.1, one place: evidence's checkBountyTerms) before anything is signed.
-    assertBountyTerms(p);
     const author = createWalletClient({
       account: signerAccount(p.authorPrivateKey, "authorPrivateKey"),
       chain: this.chain,
       transport: rpcTransport(this.config),
     });
-    const authorAddress = author.account.address;
-    const awarder = p.awarder ?? this.wallet.account.address;
     const bountyParams = {
       token,
-      awarder,
+      awarder: p.awarder ?? this.wallet.account.address,
       pool: p.pool,
       testSetRoot: p.testSetRoot,
       leafCount: p.leafCount,
@@ -1056,9 +1090,14 @@ export class ChainGateway {
       thresholdBps: p.thresholdBps,
       splitsBps: p.splitsBps,
     };
-    // Nothing is sent until the bounty's parameters pass the contract's checks and the pool is covered.
-    // The simulation first (probe27 C-F4): a root already bound to the author's live bounty (the pool it
-    // moved gone from the balance) is named by its RootBoundToLiveBounty, not by a short balance.
+    return { author, token, bountyParams };
+  }
+
+  /** `createBounty(bountyParams)` simulated as `author` (a revert: `chain_error` naming the custom error). */
+  private async simulateCreateBounty(
+    author: ReturnType<ChainGateway["createBountyCall"]>["author"],
+    bountyParams: ReturnType<ChainGateway["createBountyCall"]>["bountyParams"],
+  ): Promise<void> {
     await this.call("createBounty (simulated)", () =>
       this.publicClient.simulateContract({
         address: this.config.contracts.benchmarkBounty,
@@ -1068,6 +1107,17 @@ export class ChainGateway {
         account: author.account,
       }),
     );
+  }
+
+  private async lockBountyNow(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
+    // The terms rule (SPEC 1.1, one place: evidence's checkBountyTerms) before anything is signed.
+    assertBountyTerms(p);
+    const { author, token, bountyParams } = this.createBountyCall(p);
+    const authorAddress = author.account.address;
+    // Nothing is sent until the bounty's parameters pass the contract's checks and the pool is covered.
+    // The simulation first (probe27 C-F4): a root already bound to the author's live bounty (the pool it
+    // moved gone from the balance) is named by its RootBoundToLiveBounty, not by a short balance.
+    await this.simulateCreateBounty(author, bountyParams);
     const balance = await this.call("read the author's balance", () =>
       this.publicClient.readContract({
         address: token,

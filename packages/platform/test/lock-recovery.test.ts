@@ -11,6 +11,8 @@
  * the contract refuses until its award deadline. Now the refusal says it can never be attached
  * (`details.attachable: false`, `reason`), that the root is bound until its award deadline and when it may be
  * reclaimed, and the CLI prints no attach command for it.
+ * probe38 V-N3: a re-run with under LOCK_CLOSE_LEAD_SECONDS of the close left was refused for the close
+ * before it looked for the funded bounty: now the author's live bounty on the root is adopted or named first.
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
@@ -242,6 +244,61 @@ describe(
           details: { bounty_id: bountyId.toString(), attachable: false, reason: "closed" },
         });
         expect(e.message).toContain("can never be attached");
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("a re-run near the close (under LOCK_CLOSE_LEAD_SECONDS left): the same terms adopt the funded bounty, other terms name it (probe38 V-N3)", async () => {
+      const dc = devChain();
+      const h = await openTemp({ chain: chainConfig(dc, 14) });
+      try {
+        const { slug, bountyId, terms, author } = await crashedLock(h, dc, 14, 11, "lock-near");
+        await dc.increaseTime(terms.closesAt - (await latestBlockTime(dc)) - 15); // 15 s of the close left
+        const nonce = () => dc.publicClient.getTransactionCount({ address: author });
+        const before = await nonce();
+        // other terms: the funded bounty is named, not "closes_at is only ... s after the next block"
+        const other = (await h
+          .lockBounty(slug, { ...terms, pool: 4_000_000n })
+          .catch((x: unknown) => x)) as PlatformError;
+        expect(other).toMatchObject({
+          code: "bounty_exists",
+          details: { bounty_id: bountyId.toString(), status: "funded", field: "pool_base_units" },
+        });
+        // the same terms: the lock's own bounty, attached (its close is still after the next block)
+        const attached = await h.lockBounty(slug, terms);
+        expect(attached).toMatchObject({ bounty_id: bountyId.toString(), status: "funded" });
+        expect(await nonce()).toBe(before);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("a re-run without a funded bounty on the root near the close is still refused naming closes_at (probe38 V-N3)", async () => {
+      const dc = devChain();
+      const h = await openTemp({ chain: chainConfig(dc, 14) });
+      try {
+        const ds = await h.createDataset(cities(6, "lock-near-none"));
+        const { slug } = await h.publish(ds.dataset_id, {
+          title: "Lock near none",
+          prompt_template: "Answer for {payload.city}?",
+          grader_type: "exact",
+        });
+        const key = dc.accounts[10]!;
+        await dc.mintUsdc(key.address, 5_000_000n);
+        const closesAt = (await latestBlockTime(dc)) + 15;
+        const e = (await h
+          .lockBounty(slug, {
+            authorPrivateKey: key.privateKey,
+            pool: 5_000_000n,
+            closesAt,
+            awardDeadline: closesAt + 86_400,
+            thresholdBps: 0,
+            payoutRule: "winner_take_all",
+          })
+          .catch((x: unknown) => x)) as PlatformError;
+        expect(e).toMatchObject({ code: "invalid_option", details: { field: "closes_at" } });
+        expect((await h.real.getBenchmark(slug)).bounty).toBeNull();
       } finally {
         await h.close();
       }

@@ -1,0 +1,122 @@
+/**
+ * probe38 W-N1: viem decodes each 32-byte word of a `getBounty` answer without checking that it fits its
+ * ABI type, so a lying RPC's `status` of 1.16e77 or `leafCount` of 2^64 (read as a rounded float) came
+ * through the platform's `getBounty` with no error, to be judged as a bounty. The platform refuses such a
+ * record as the RPC's failure (`chain_error`, naming the member); an honest answer is read as it was.
+ */
+import { benchmarkBountyAbi } from "@bench-bounty/contracts";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { encodeFunctionResult, type Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChainGateway } from "../src/chain.js";
+import { PlatformError } from "../src/errors.js";
+
+const REGISTRY = "0x2000000000000000000000000000000000000002";
+const BOUNTY = "0x1000000000000000000000000000000000000001";
+const AUTHOR = "0xabcdef000000000000000000000000000000abcd";
+
+/** An honest `getBounty` answer: funded, 12 leaves, splits [6000, 4000]. */
+const HONEST = encodeFunctionResult({
+  abi: benchmarkBountyAbi,
+  functionName: "getBounty",
+  result: {
+    author: AUTHOR,
+    awarder: AUTHOR,
+    token: REGISTRY,
+    pool: 1_000_000n,
+    testSetRoot: `0x${"ab".repeat(32)}`,
+    leafCount: 12,
+    closesAt: 2_000_000_000n,
+    awardDeadline: 2_000_086_400n,
+    thresholdBps: 5000,
+    status: 2,
+    splitsBps: [6000, 4000],
+  },
+} as never);
+
+/**
+ * The honest answer with its ABI word `index` replaced by `word` (64 hex digits). Words: 0 the tuple's
+ * offset, 1-11 its head (author .. status, splits' offset), 12 the splits' length, 13-14 the splits.
+ */
+const withWord = (index: number, word: string): Hex =>
+  `0x${HONEST.slice(2, 2 + 64 * index)}${word}${HONEST.slice(2 + 64 * (index + 1))}` as Hex;
+const hex64 = (n: bigint): string => n.toString(16).padStart(64, "0");
+
+const RESULTS: Record<string, Hex> = {
+  honest: HONEST,
+  status: withWord(10, "ff".repeat(32)),
+  leaves: withWord(6, hex64(1n << 64n)),
+  closes: withWord(7, hex64(1n << 64n)),
+  bps: withWord(9, hex64(70_000n)),
+  split: withWord(14, hex64(1n << 16n)),
+};
+
+let server: Server;
+let base = "";
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; method: string };
+      const name = (req.url ?? "/").slice(1);
+      const result = call.method === "eth_call" ? RESULTS[name] : null;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const gateway = (name: string): ChainGateway =>
+  ChainGateway.connect({
+    rpcUrl: `${base}/${name}`,
+    chainId: 31337,
+    contracts: { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY },
+    readAs: AUTHOR,
+    log: () => undefined,
+  });
+
+describe("a getBounty record whose members do not fit their ABI types (probe38 W-N1)", () => {
+  it("reads an honest record as it is", async () => {
+    const b = await gateway("honest").getBounty(7n);
+    expect(b).toMatchObject({
+      bountyId: 7n,
+      status: 2,
+      leafCount: 12,
+      thresholdBps: 5000,
+      splitsBps: [6000, 4000],
+    });
+    expect(b.closesAt).toBe(2_000_000_000n);
+  });
+
+  it.each([
+    ["status", "status", /status \d.* is not a uint8/],
+    ["leaves", "leafCount", /leafCount 18446744073709552000 is not a uint32/],
+    ["closes", "closesAt", /closesAt 18446744073709551616 is not a uint64/],
+    ["bps", "thresholdBps", /thresholdBps 70000 is not a uint16/],
+    ["split", "splitsBps", /splitsBps\[1\] 65536 is not a uint16/],
+  ])(
+    "refuses a record with %s out of its type as the RPC's failure, naming %s",
+    async (name, field, text) => {
+      const e = await gateway(name)
+        .getBounty(7n)
+        .catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(PlatformError);
+      expect((e as PlatformError).code).toBe("chain_error");
+      expect((e as PlatformError).details).toMatchObject({ call: "getBounty", field });
+      expect((e as PlatformError).message).toMatch(text);
+      expect((e as PlatformError).message).toMatch(
+        /^getBounty\(7\) failed: the chain RPC answered a record whose /,
+      );
+    },
+  );
+});
