@@ -93,18 +93,23 @@ export function verificationOps(
    * The job of a benchmark whose pack exists (queued now when it has none: a restart of an in-memory
    * queue, or an award made before this service ran).
    * @throws PlatformError `unknown_benchmark`; EdgeError `verification_unavailable` (404) before a pack
+   *   (with `Retry-After` when the door says when to ask again: a pack pending)
    */
   const jobOf = async (slug: string): Promise<VerificationJobView> => {
     await platform.getBenchmark(slug);
     const job = await jobs.get(slug);
     if (job) return job;
     const door = await platform.awardEvidenceHead(slug);
-    if (door.kind !== "pack")
+    if (door.kind !== "pack") {
+      // the door's "ask again in" as the header too, as the pack route's 503 sends it (e38's note)
+      const retry = door.details?.retry_after_seconds;
       throw new EdgeError(
         "verification_unavailable",
         `${slug} has no award evidence pack to verify${door.reason === "awarded_elsewhere" ? "" : " yet"}: ${door.message}`,
         { ...door.details, slug, reason: door.reason },
+        typeof retry === "number" ? { "retry-after": String(retry) } : {},
       );
+    }
     await jobs.enqueueFirst(slug, now());
     return (await jobs.get(slug))!;
   };
