@@ -384,15 +384,6 @@ function recomputeAward(file: string) {
       );
     }
   });
-  const agents = new Set<string>();
-  rows.forEach((r, i) => {
-    const agent = (r as Row).agent_id;
-    if (agents.has(agent))
-      throw new TaskError(
-        `${where(`.rows[${i}].agent_id`)}: agent "${agent}" has two rows (one best row per agent).`,
-      );
-    agents.add(agent);
-  });
   if (typeof rd.threshold_bps !== "number")
     throw new TaskError(`${where(".threshold_bps")} must be an integer.`);
   let selection;

@@ -110,6 +110,15 @@ describe("bad input files: the JSON path is printed once, after the file name", 
         },
         "$.rows[4].run_id: run ",
       ],
+      [
+        // the one-row-per-agent rule is the evidence library's (rowUniquenessProblems), named as the others
+        "agent twice",
+        (rd) => {
+          delete rd.rows[4]!.receipt;
+          rd.rows[4]!.agent_id = rd.rows[3]!.agent_id;
+        },
+        "$.rows[4].agent_id: agent ",
+      ],
     ];
     for (const [name, mutate, expected] of cases) {
       const rd = pack().rank_derivation as unknown as Record<string, unknown> & {
