@@ -500,3 +500,56 @@ describe("verifyComputeReceipt", () => {
     );
   });
 });
+
+// h38's note (probe38 B-N1): `verify-receipt --rpc` read `anchorOf` outside the view-read wrapper the
+// pack's walk uses, so a registry whose answer is too short for the ABI value failed as the RPC, in viem's
+// words ("Position 96 is out of bounds"), and a revert as an unreadable RPC in viem's words too.
+describe("verify-receipt --rpc: the registry's anchorOf answer read as the pack's walk reads it", () => {
+  const REGISTRY = "0x2000000000000000000000000000000000000002";
+  /** A stub RPC on chain 31337 whose registry runs AnchorRegistry's code and answers eth_call per `/<mode>`. */
+  async function stubRpc(): Promise<{ url: (mode: string) => string; close: () => void }> {
+    const { anchorRegistryDeployedBytecode } = await import("@bench-bounty/contracts");
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; method: string };
+        const mode = (req.url ?? "/").slice(1);
+        const answer = (body: Record<string, unknown>) => {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, ...body }));
+        };
+        if (call.method === "eth_chainId") return answer({ result: "0x7a69" });
+        if (call.method === "eth_getCode") return answer({ result: anchorRegistryDeployedBytecode });
+        if (mode === "revert")
+          return answer({ error: { code: 3, message: "execution reverted", data: "0x" } });
+        // one word of the four anchorOf answers
+        return answer({ result: `0x${"00".repeat(31)}01` });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url: (mode) => `${base}/${mode}`, close: () => server.close() };
+  }
+
+  it("an answer too short for anchorOf fails the anchor fact naming the call and the registry, not the RPC in viem's words", async () => {
+    const rpc = await stubRpc();
+    try {
+      const r = await verifyComputeReceipt({
+        execute: bytes(await executeResponse()),
+        jwks,
+        rpcUrl: rpc.url("short"),
+        registry: REGISTRY,
+      });
+      expect(r.facts.anchor.state).toBe("failed");
+      expect(r.facts.anchor.reasons.join(" ")).toMatch(
+        new RegExp(
+          `^anchorOf\\(0x[0-9a-f]{64}\\) on ${REGISTRY} returned data that does not decode as the function.s ABI$`,
+        ),
+      );
+      expect(r.facts.anchor.reasons.join(" ")).not.toMatch(/Position|out of bounds/);
+    } finally {
+      rpc.close();
+    }
+  });
+});

@@ -8,15 +8,14 @@ import {
   ANCHOR_KINDS,
   addressBook,
   anchorKindName,
-  anchorRegistryAbi,
   codeProblem,
   deploymentProblem,
   type AddressBookEntry,
 } from "@bench-bounty/contracts";
-import type { Address, Hex } from "viem";
+import type { Address } from "viem";
 import { fact, type Fact } from "../facts.js";
 import { rpcClient } from "../onchain/index.js";
-import { rpcReader } from "../onchain/context.js";
+import { ContractAnswerError, readAnchor, rpcReader, type AnchorRecord } from "../onchain/context.js";
 import { readChainId, readCode } from "../onchain/rpc-answers.js";
 import type { ComputeReceiptFacts, ReceiptWalk } from "./context.js";
 import { urlOrigin } from "../url.js";
@@ -59,14 +58,16 @@ async function checkAnchor(
     codeProblem(code, "AnchorRegistry", registry as Address, "the registry", chainId) ??
     deploymentProblem("AnchorRegistry", registry as Address, "the registry", chainId);
   if (problem !== null) return fact("failed", problem);
-  const [anchorer, block, , kind] = (await net(`anchorOf(${digest}) on ${registry}`, () =>
-    client.readContract({
-      address: registry as Address,
-      abi: anchorRegistryAbi,
-      functionName: "anchorOf",
-      args: [digest as Hex],
-    }),
-  )) as readonly [Address, bigint, bigint, Hex];
+  // read as the pack's walk reads it (h38's note: outside the view-read wrapper, an undecodable answer of
+  // the registry was said as the RPC's failure in viem's words)
+  let anchor: AnchorRecord;
+  try {
+    anchor = await readAnchor(net, client, registry as Address, digest);
+  } catch (e) {
+    if (e instanceof ContractAnswerError) return fact("failed", e.message);
+    throw e;
+  }
+  const { anchorer, blockNumber: block, kind } = anchor;
   if (block === 0n)
     return fact(
       "unverified",
@@ -79,6 +80,6 @@ async function checkAnchor(
     );
   return fact(
     "verified",
-    `${digest} anchored with kind compute-receipt in block ${block} by ${anchorer.toLowerCase()} (chain ${chainId})`,
+    `${digest} anchored with kind compute-receipt in block ${block} by ${anchorer} (chain ${chainId})`,
   );
 }

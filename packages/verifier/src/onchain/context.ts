@@ -472,7 +472,13 @@ async function bountyContract(walk: ChainWalk): Promise<ChainWalk["bounty"]> {
   return { address };
 }
 
-async function readAnchor(
+/**
+ * `anchorOf(digest)` on `registry` through `net`, as a view of a protocol contract ({@link contractRead}):
+ * the pack's walk and `verify-receipt --rpc` read it the same way.
+ * @throws ContractAnswerError the registry answered no data or data undecodable as `anchorOf`'s;
+ *   VerifierNetworkError (from `net`) the RPC cannot be read, or reverted the view
+ */
+export async function readAnchor(
   net: ChainWalk["net"],
   client: PublicClient,
   registry: Address,
