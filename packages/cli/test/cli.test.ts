@@ -273,7 +273,7 @@ describe("bench-bounty CLI (composed)", () => {
     expect(r.stderr).not.toContain("secretpw");
   }, 60_000);
 
-  it("run --server: a non-http(s) URL or userinfo is refused naming the flag, never echoing the value; a network error shows the origin only", () => {
+  it("run --server: a non-http(s) URL, userinfo or an /api/v1 or /mcp path is refused naming the flag, never echoing the value; a network error shows the origin only", () => {
     const store = mkdtempSync(join(tmpdir(), "bb-cli-server-"));
     const runWith = (server: string) => cli(runServerArgs(server, store, "--api-key", "k"));
     for (const [server, start] of [
@@ -286,6 +286,19 @@ describe("bench-bounty CLI (composed)", () => {
       [
         "http://127.0.0.1:1/SRVKEY?apikey=SRVQ",
         "error: POST http://127.0.0.1:1/api/v1/benchmarks/some-slug/runs: ",
+      ],
+      // probe39 A-N1: the API's base or the MCP endpoint pasted for the service's base
+      [
+        "http://127.0.0.1:1/api/v1?apikey=SRVQ",
+        "error: --server is the service's base URL, without /api/v1 (for example http://127.0.0.1:1): the runner adds /api/v1/... itself",
+      ],
+      [
+        "http://127.0.0.1:1/bench/api/v1/",
+        "error: --server is the service's base URL, without /api/v1 (for example http://127.0.0.1:1/bench): ",
+      ],
+      [
+        "http://127.0.0.1:1/mcp/SRVKEY",
+        "error: --server is the service's base URL, without /mcp (for example http://127.0.0.1:1): ",
       ],
     ] as const) {
       const r = runWith(server);
