@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChainGateway } from "../src/chain.js";
 import { PlatformError } from "../src/errors.js";
+import { runBenchmark } from "../src/runner.js";
 import {
   cities,
   latestBlockTime,
@@ -244,6 +245,41 @@ describe("the close by the chain's clock (probe33 A-F2)", () => {
       expect((await platform.real.benchmarkDetail(slug)).open).toBe(false);
       expect(await platform.leaderboard(slug)).toMatchObject({ board: "final" });
       expect((await rejection(platform.submit(second.run.id, []))).code).toBe("benchmark_closed");
+    } finally {
+      await platform.close();
+      await dc.mine(); // the node no longer idle for what comes after
+    }
+  }, 120_000);
+  // probe39 A-F1, the prober's walk: a runner whose node goes idle past the close mid-run stops at the
+  // refused submit and finalizes what it answered before (`closed`, the CLI's `closed_during_run`)
+  it("a runner overtaken by the close on an idle node: the submit after it refused, the run finalized with the answers before it", async () => {
+    const { dc, platform, clock, slug, closesAt } = await lockedBenchmark(11, "chain-idle-runner", 600);
+    try {
+      let asked = 0;
+      let latestAtIdle = 0;
+      const r = await runBenchmark(await platform.backend("runner"), slug, "runner", {
+        kind: "function",
+        name: "idling-agent",
+        answer: async (task) => {
+          // before the third answer the node idles past the close: no block mined
+          if (asked++ === 2) {
+            await dc.publicClient.request({ method: "evm_increaseTime" as never, params: [700] as never });
+            latestAtIdle = await latestBlockTime(dc);
+          }
+          return promptAgent(task.prompt);
+        },
+      });
+      // the refused submit came with the latest block before the close (the receipt's anchor mined one after)
+      expect(latestAtIdle).toBeGreaterThan(0);
+      expect(latestAtIdle).toBeLessThan(closesAt);
+      expect(clock.now()).toBeLessThan(closesAt * 1000);
+      expect(asked).toBe(3);
+      expect(r.closed).toMatchObject({
+        answered: 2,
+        details: { rule: "benchmark_closed", closed_by: "chain_clock", closes_at: closesAt },
+      });
+      expect(r.finalized).toMatchObject({ status: "finalized", counts: { answered: 2 } });
+      expect((await platform.runAnswers(r.run_id)).size).toBe(2);
     } finally {
       await platform.close();
       await dc.mine(); // the node no longer idle for what comes after
