@@ -123,8 +123,8 @@ export const OPEN_READ_WAIT_MS = 1_000;
  * The one rule of a benchmark's close (SPEC 1: the award is allowed from `closesAt <= block.timestamp`;
  * probe33 A-F2): open while published and, when bound to a bounty, before its `closes_at` (unix s) by the
  * platform's clock (`ctx.clock`) AND by the chain's (`chainTime`, the next block's time in unix s, as the
- * award judges it: {@link ClockRead}; null when not read): whichever reaches `closes_at` first closes it. Off-chain benchmarks (no bounty) keep
- * the wall clock only: a status change closes them.
+ * award judges it: {@link ClockRead}; null when not read): whichever reaches `closes_at` first closes it.
+ * Off-chain benchmarks (no bounty) keep the wall clock only: a status change closes them.
  */
 export function isOpenAt(ctx: PlatformContext, b: BenchmarkRecord, chainTime: bigint | null): boolean {
   return closureOf(ctx, b, chainTime) === null;
