@@ -39,11 +39,14 @@ interface SharedRead<T = unknown> {
   settledAt: number | null;
 }
 
-/** The shared reads of each chain, by key: a bounty id, or {@link CLOCK_KEY}. */
+/** The shared reads of each chain, by key: a bounty id, {@link CLOCK_KEY} or {@link NEXT_BLOCK_KEY}. */
 const reads = new WeakMap<ChainGateway, Map<string, SharedRead>>();
 
 /** The key of the chain clock's shared read ({@link chainTimeForRead}); bounty ids are decimal digits. */
 const CLOCK_KEY = "latest-block-time";
+
+/** The key of the next block's time's shared read ({@link nextBlockTimeForRead}). */
+const NEXT_BLOCK_KEY = "pending-block-time";
 
 /** Whether a recorded bounty status is final on-chain (the contract never moves a bounty out of it). */
 export function isFinalBountyStatus(status: string): boolean {
@@ -143,10 +146,38 @@ export async function chainTimeForRead(
   ctx: PlatformContext,
   by: number = Date.now() + BOUNTY_READ_WAIT_MS,
 ): Promise<bigint | null> {
+  return sharedTimeForRead(ctx, by, CLOCK_KEY, (chain) => chain.latestTimestamp());
+}
+
+/**
+ * The next block's time for a read (the pending block's, `ChainGateway.pendingTimestamp`, unix seconds:
+ * the earliest block an award sent now can land in, the clock the award route and the contract judge
+ * the close by), shared as {@link chainTimeForRead}'s answers are: one `eth_getBlock("pending")` per
+ * chain in flight, reused for {@link BOUNTY_READ_TTL_MS}. For the close's reads (`isOpen` `read`:
+ * the detail, the list, the boards, receipts, the door; probe39 A-F1).
+ * @param by unix ms (wall clock); default {@link BOUNTY_READ_WAIT_MS} from now
+ * @returns the time, or null (no chain, no answer by `by`, or the read failed): the caller then judges
+ *   by the other clocks it has
+ * @throws what the read throws other than `chain_error` (a bug)
+ */
+export async function nextBlockTimeForRead(
+  ctx: PlatformContext,
+  by: number = Date.now() + BOUNTY_READ_WAIT_MS,
+): Promise<bigint | null> {
+  return sharedTimeForRead(ctx, by, NEXT_BLOCK_KEY, (chain) => chain.pendingTimestamp());
+}
+
+/** A block time read through the shared read `key` ({@link chainTimeForRead}, {@link nextBlockTimeForRead}). */
+async function sharedTimeForRead(
+  ctx: PlatformContext,
+  by: number,
+  key: string,
+  fetch: (chain: ChainGateway) => Promise<bigint>,
+): Promise<bigint | null> {
   if (!ctx.chain) return null;
   try {
     const chain = ctx.chain;
-    const shared = sharedRead(ctx, chain, CLOCK_KEY, () => chain.latestTimestamp());
+    const shared = sharedRead(ctx, chain, key, () => fetch(chain));
     return await byDeadline(shared.read, by, () => null);
   } catch (e) {
     if (e instanceof PlatformError && e.code === "chain_error") return null;

@@ -8,7 +8,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ChainGateway } from "../src/chain.js";
 import { PlatformError } from "../src/errors.js";
-import { cities, lockPrize, openOnChainClock, promptAgent, rejection, useDevChain } from "./helpers.js";
+import { runBenchmark } from "../src/runner.js";
+import {
+  cities,
+  latestBlockTime,
+  lockPrize,
+  openOnChainClock,
+  promptAgent,
+  rejection,
+  useDevChain,
+} from "./helpers.js";
 
 const devChain = useDevChain();
 
@@ -104,9 +113,9 @@ describe("the close by the chain's clock (probe33 A-F2)", () => {
       // a read judges it closed and reveals the private credits
       expect((await platform.real.taskScores(null, slug)).open).toBe(false);
       expect(await platform.leaderboard(slug)).toMatchObject({ board: "final" });
-      // the chain's latest block time goes back below closes_at (the crossing reorganised away, or the
+      // the chain's next block time goes back below closes_at (the crossing reorganised away, or the
       // next RPC node a block behind): a later answer or start is still refused, nothing stored
-      vi.spyOn(ChainGateway.prototype, "latestTimestamp").mockResolvedValue(BigInt(closesAt - 100));
+      vi.spyOn(ChainGateway.prototype, "pendingTimestamp").mockResolvedValue(BigInt(closesAt - 100));
       const answer = await rejection(
         platform.submit(second.run.id, [
           { ordinal: second.tasks[0]!.ordinal, answer_text: promptAgent(second.tasks[0]!.prompt) },
@@ -162,8 +171,8 @@ describe("the close by the chain's clock (probe33 A-F2)", () => {
     const { platform, slug, closesAt } = await lockedBenchmark(3, "chain-down", 600);
     try {
       const spy = vi
-        .spyOn(ChainGateway.prototype, "latestTimestamp")
-        .mockRejectedValue(new PlatformError("chain_error", "read the latest block failed: down", {}));
+        .spyOn(ChainGateway.prototype, "pendingTimestamp")
+        .mockRejectedValue(new PlatformError("chain_error", "read the pending block failed: down", {}));
       const e = await rejection(platform.startRun(slug, "blind"));
       expect(e.code).toBe("chain_error");
       expect(e.message).toContain(`closes_at ${closesAt}`);
@@ -173,6 +182,107 @@ describe("the close by the chain's clock (probe33 A-F2)", () => {
       expect((await platform.startRun(slug, "blind")).run.attempt).toBe(1);
     } finally {
       await platform.close();
+    }
+  }, 120_000);
+  // probe39 A-F1: the close was judged by the latest block's time; on an idle node (automine, a quiet chain)
+  // that block is minutes old, so answers were taken and a run ranked after the award route (judging by
+  // the next block's time, where an award lands) already called the contest closed. Last in this file:
+  // it leaves the node idle past the close (a block is mined at its end).
+  it("on an idle node, the next block past closes_at and the latest block before it: starts and answers refused, the finalize and the reads those of a closed benchmark", async () => {
+    const { dc, platform, clock, slug, closesAt } = await lockedBenchmark(9, "chain-idle", 600);
+    /** The node idle for `seconds`: its clock moves, no block is mined (the latest block grows old). */
+    const idle = (seconds: number) =>
+      dc.publicClient.request({ method: "evm_increaseTime" as never, params: [seconds] as never });
+    const pendingTime = async () =>
+      Number((await dc.publicClient.getBlock({ blockTag: "pending" })).timestamp);
+    try {
+      const started = await platform.startRun(slug, "early");
+      await platform.submit(started.run.id, [
+        { ordinal: started.tasks[0]!.ordinal, answer_text: promptAgent(started.tasks[0]!.prompt) },
+      ]);
+      // idle, the next block still before the close: a run and its answers are taken as before
+      await idle(300);
+      expect(await pendingTime()).toBeLessThan(closesAt);
+      const second = await platform.startRun(slug, "second");
+      await platform.submit(started.run.id, [
+        { ordinal: started.tasks[1]!.ordinal, answer_text: promptAgent(started.tasks[1]!.prompt) },
+      ]);
+      expect((await platform.real.benchmarkDetail(slug)).open).toBe(true);
+      // idle past the close: the next block (where an award sent now lands) is past closes_at, the latest
+      // block (no block mined) and the platform's clock before it
+      await idle(400);
+      const next = await pendingTime();
+      expect(next).toBeGreaterThanOrEqual(closesAt);
+      expect(await latestBlockTime(dc)).toBeLessThan(closesAt);
+      expect(clock.now()).toBeLessThan(closesAt * 1000);
+      const late = await rejection(platform.startRun(slug, "late"));
+      expect(late).toMatchObject({
+        code: "benchmark_closed",
+        details: { slug, closes_at: closesAt, closed_by: "chain_clock" },
+      });
+      expect(late.message).toContain("next block's time");
+      expect(late.details.chain_time as number).toBeGreaterThanOrEqual(next);
+      expect(await platform.listRuns(slug, "late")).toEqual([]);
+      const answer = await rejection(
+        platform.submit(started.run.id, [
+          { ordinal: started.tasks[2]!.ordinal, answer_text: promptAgent(started.tasks[2]!.prompt) },
+        ]),
+      );
+      expect(answer).toMatchObject({
+        code: "benchmark_closed",
+        details: { rule: "benchmark_closed", slug, closes_at: closesAt, closed_by: "chain_clock" },
+      });
+      expect((await platform.runAnswers(started.run.id)).size).toBe(2);
+      expect(await latestBlockTime(dc)).toBeLessThan(closesAt); // still idle: nothing above mined a block
+      // the finalize is a closed benchmark's: the answers before the close graded, public credits revealed
+      const f = await platform.finalize(started.run.id);
+      expect(f.counts.answered).toBe(2);
+      expect(f.rank_accuracy).toBeDefined();
+      const receiptTasks = (await platform.getRun(started.run.id)).receipt!.tasks;
+      expect(receiptTasks.some((t) => t.visibility === "public" && t.credit !== null)).toBe(true);
+      // the reads (past the shared reads' 5 s) say closed too
+      clock.advance(6_000);
+      expect((await platform.real.benchmarkDetail(slug)).open).toBe(false);
+      expect(await platform.leaderboard(slug)).toMatchObject({ board: "final" });
+      expect((await rejection(platform.submit(second.run.id, []))).code).toBe("benchmark_closed");
+    } finally {
+      await platform.close();
+      await dc.mine(); // the node no longer idle for what comes after
+    }
+  }, 120_000);
+  // probe39 A-F1, the prober's walk: a runner whose node goes idle past the close mid-run stops at the
+  // refused submit and finalizes what it answered before (`closed`, the CLI's `closed_during_run`)
+  it("a runner overtaken by the close on an idle node: the submit after it refused, the run finalized with the answers before it", async () => {
+    const { dc, platform, clock, slug, closesAt } = await lockedBenchmark(11, "chain-idle-runner", 600);
+    try {
+      let asked = 0;
+      let latestAtIdle = 0;
+      const r = await runBenchmark(await platform.backend("runner"), slug, "runner", {
+        kind: "function",
+        name: "idling-agent",
+        answer: async (task) => {
+          // before the third answer the node idles past the close: no block mined
+          if (asked++ === 2) {
+            await dc.publicClient.request({ method: "evm_increaseTime" as never, params: [700] as never });
+            latestAtIdle = await latestBlockTime(dc);
+          }
+          return promptAgent(task.prompt);
+        },
+      });
+      // the refused submit came with the latest block before the close (the receipt's anchor mined one after)
+      expect(latestAtIdle).toBeGreaterThan(0);
+      expect(latestAtIdle).toBeLessThan(closesAt);
+      expect(clock.now()).toBeLessThan(closesAt * 1000);
+      expect(asked).toBe(3);
+      expect(r.closed).toMatchObject({
+        answered: 2,
+        details: { rule: "benchmark_closed", closed_by: "chain_clock", closes_at: closesAt },
+      });
+      expect(r.finalized).toMatchObject({ status: "finalized", counts: { answered: 2 } });
+      expect((await platform.runAnswers(r.run_id)).size).toBe(2);
+    } finally {
+      await platform.close();
+      await dc.mine(); // the node no longer idle for what comes after
     }
   }, 120_000);
 });

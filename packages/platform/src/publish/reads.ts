@@ -4,7 +4,7 @@
 import type { TestSetRow } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, TaskRecord } from "../context.js";
 import type { ChainGateway } from "../chain.js";
-import { chainTimeForRead } from "../bounty-read.js";
+import { nextBlockTimeForRead } from "../bounty-read.js";
 import { PlatformError } from "../errors.js";
 import type { Tables } from "../store.js";
 import { answerBudget, packByteLimit, runTaskCount, titlePackBytes } from "../pack-budget.js";
@@ -105,10 +105,14 @@ export async function getTasks(
 /**
  * How {@link isOpen} reads the chain's clock for a benchmark bound to an on-chain bounty:
  * - `read` (the detail, the list, the boards, receipts, the door): the shared read of
- *   `chainTimeForRead` (at most `BOUNTY_READ_TTL_MS`, 5 s, old), waited for at most
+ *   `nextBlockTimeForRead` (at most `BOUNTY_READ_TTL_MS`, 5 s, old), waited for at most
  *   {@link OPEN_READ_WAIT_MS} (or the caller's deadline); no answer: the wall clock alone;
- * - `write` (a run's start and its answers, where the close decides what can win money): the latest
- *   block read now; a failed read refuses the write `chain_error` (nothing stored), never guessed open.
+ * - `write` (a run's start, its answers and its finalize, where the close decides what can win money):
+ *   the next block's time read now (`ChainGateway.pendingTimestamp`); a failed read refuses the write
+ *   `chain_error` (nothing stored), never guessed open.
+ * Both read the chain's clock as the award route does (the pending block's time, where an award sent
+ * now lands at the earliest), never the latest block's, which on an idle node (automine, a quiet chain)
+ * is minutes old: no answer is taken once the award would be accepted (probe39 A-F1).
  */
 export type ClockRead = "read" | "write";
 
@@ -118,9 +122,9 @@ export const OPEN_READ_WAIT_MS = 1_000;
 /**
  * The one rule of a benchmark's close (SPEC 1: the award is allowed from `closesAt <= block.timestamp`;
  * probe33 A-F2): open while published and, when bound to a bounty, before its `closes_at` (unix s) by the
- * platform's clock (`ctx.clock`) AND by the chain's (`chainTime`, the latest block's time in unix s, null
- * when not read): whichever reaches `closes_at` first closes it. Off-chain benchmarks (no bounty) keep
- * the wall clock only: a status change closes them.
+ * platform's clock (`ctx.clock`) AND by the chain's (`chainTime`, the next block's time in unix s, as the
+ * award judges it: {@link ClockRead}; null when not read): whichever reaches `closes_at` first closes it.
+ * Off-chain benchmarks (no bounty) keep the wall clock only: a status change closes them.
  */
 export function isOpenAt(ctx: PlatformContext, b: BenchmarkRecord, chainTime: bigint | null): boolean {
   return closureOf(ctx, b, chainTime) === null;
@@ -130,7 +134,7 @@ export function isOpenAt(ctx: PlatformContext, b: BenchmarkRecord, chainTime: bi
 export interface Closure {
   /** What closed it: its stored status (closed by the operator or the award, or awarded), or a clock. */
   closed_by: "status" | "wall_clock" | "chain_clock";
-  /** The words of the reason, e.g. "its bounty's closes_at 1796604778 (2026-12-07T00:52:58Z) has passed by the chain's clock (latest block 1796604981)". */
+  /** The words of the reason, e.g. "its bounty's closes_at 1796604778 (2026-12-07T00:52:58Z) has passed by the chain's clock (next block's time 1796604981)". */
   reason: string;
   /** The facts, for an error's `details`: the status, `closes_at` and the clock that passed it (unix s). */
   details: { status: string; closes_at?: number; chain_time?: number; platform_time?: number };
@@ -157,7 +161,7 @@ export function closureOf(
   if (chainTime !== null && chainTime >= BigInt(closesAt))
     return {
       closed_by: "chain_clock",
-      reason: `${when} has passed by the chain's clock (latest block ${chainTime})`,
+      reason: `${when} has passed by the chain's clock (next block's time ${chainTime})`,
       details: { status: b.status, closes_at: closesAt, chain_time: Number(chainTime) },
     };
   return null;
@@ -267,10 +271,12 @@ export async function closingChainTime(
   if (chain === null) return chainlessCloseClock(ctx, { ...b, bounty: b.bounty }, how);
   if (chain.config.chainId !== b.bounty.chain_id) return null;
   if (how === "read")
-    return closeClockSeen(ctx, chain, await chainTimeForRead(ctx, by ?? Date.now() + OPEN_READ_WAIT_MS));
+    return closeClockSeen(ctx, chain, await nextBlockTimeForRead(ctx, by ?? Date.now() + OPEN_READ_WAIT_MS));
   let read: bigint;
   try {
-    read = await chain.latestTimestamp();
+    // the next block's time, as the award route's (probe39 A-F1: by the latest block's, minutes old on an
+    // idle node, answers were taken after the award route already judged the contest closed)
+    read = await chain.pendingTimestamp();
   } catch (e) {
     if (!(e instanceof PlatformError && e.code === "chain_error")) throw e;
     throw new PlatformError(
