@@ -25,7 +25,9 @@ that cannot be read or parsed, or whose shape or values are outside what the che
 (`check_pack: malformed pack: $.winners[0].answer_salt: ...`, naming the JSON path), or a bad option
 (an --rpc that is not an http(s) URL); 3 the RPC could not be read (down, no whole answer within
 --rpc-timeout, more than 64 MiB, not JSON-RPC, a refusal, an answer of the wrong shape or to another
-request id, a receipt of another transaction or with a log of another or removed by a reorg: one line
+request id, a getBounty or anchorOf answer that is not the view's ABI value (a tuple offset other than
+0x20, an address word with its upper 12 bytes set, an integer past its type's width, a malformed
+splitsBps), a receipt of another transaction or with a log of another or removed by a reorg: one line
 naming the RPC by its origin, the method and the cause), the whole check did not finish within
 --deadline, or standard output could not be written; 4 an internal error (a bug in this script: one
 line; CHECK_PACK_DEBUG=1 prints the traceback). Never a traceback otherwise.
@@ -1224,6 +1226,12 @@ class Rpc:
             raise self._wrong(method, "$.result", "a hex quantity", out)
         return int(out, 16)
 
+    def not_abi(self, signature: str, to: str, why: str) -> RpcError:
+        """An eth_call answer that is hex data of enough words but not the ABI value of `signature`'s outputs (a
+        tuple offset other than 0x20, an address word with its upper 12 bytes set, an integer past its type's
+        width, a malformed array): the RPC cannot be read, as an answer of the wrong shape (probe39 B-F1)."""
+        return RpcError(f"{self.where}: eth_call {signature} to {to}: the answer is not the function's ABI value ($.result: {why})")
+
     def eth_call(self, to: str, signature: str, *words: bytes) -> bytes:
         data = keccak256(signature.encode())[:4] + b"".join(words)
         out = self.call("eth_call", [{"to": to, "data": hx(data)}, "latest"])
@@ -1309,6 +1317,72 @@ def word_bytes32(h: str) -> bytes:
 
 def read_words(data: bytes) -> list[int]:
     return [int.from_bytes(data[i : i + 32], "big") for i in range(0, len(data), 32)]
+
+
+def abi_word_problem(abi_type: str, w: int) -> str | None:
+    """Why the 32-byte word `w` is not an ABI value of the static type `abi_type` (`address`: its upper 12
+    bytes zero; `uintN`: below 2^N; `bytes32`: any word), or None."""
+    if abi_type == "bytes32":
+        return None
+    bits = 160 if abi_type == "address" else int(abi_type[4:])
+    return None if w < 1 << bits else f"{w:#066x} is not {'an' if abi_type == 'address' else 'a'} {abi_type} (it does not fit {bits} bits)"
+
+
+# SPEC 1.1 IBenchmarkBounty.Bounty, the tuple getBounty(uint256) returns, member by member in ABI order (its
+# Status enum is a uint8); splitsBps is dynamic, so the tuple is encoded after its offset word (0x20): a head
+# of 11 words (the static members, then splitsBps's offset from the tuple's start, 0x160, just past the head),
+# then splitsBps (its length, one word per element)
+BOUNTY_MEMBERS = (
+    ("author", "address"),
+    ("awarder", "address"),
+    ("token", "address"),
+    ("pool", "uint256"),
+    ("testSetRoot", "bytes32"),
+    ("leafCount", "uint32"),
+    ("closesAt", "uint64"),
+    ("awardDeadline", "uint64"),
+    ("thresholdBps", "uint16"),
+    ("status", "uint8"),
+    ("splitsBps", "uint16[]"),
+)
+BOUNTY_MIN_WORDS = 1 + len(BOUNTY_MEMBERS) + 1  # the offset, the head, splitsBps's length
+
+
+def decode_bounty(data: bytes) -> dict[str, int | list[int]] | str:
+    """getBounty(uint256)'s answer (at least BOUNTY_MIN_WORDS whole words) as {member: integer, or a list of
+    integers for splitsBps}, or why it is not the ABI value of the Bounty tuple, naming the word: the tuple's
+    offset other than 0x20, an address word with its upper 12 bytes set, an integer past its type's width
+    (uint8 status, uint16 bps, uint32 leafCount, uint64 times), splitsBps's offset other than 0x160 or its
+    elements running past the answer (probe39 B-F1: word 0 was skipped unread, so a tuple offset of 0xff..ff
+    the verifier refuses passed here)."""
+
+    def word(at: int) -> int:
+        return int.from_bytes(data[at : at + 32], "big")
+
+    if word(0) != 0x20:
+        return f"word 0, the tuple's offset, is {word(0):#x}, not 0x20"
+    out: dict[str, int | list[int]] = {}
+    head = 32 * len(BOUNTY_MEMBERS)
+    for i, (name, abi_type) in enumerate(BOUNTY_MEMBERS):
+        w = word(32 * (1 + i))
+        if abi_type != "uint16[]":
+            problem = abi_word_problem(abi_type, w)
+            if problem is not None:
+                return f"word {1 + i}, {name}: {problem}"
+            out[name] = w
+            continue
+        if w != head:
+            return f"word {1 + i}, the offset of {name}, is {w:#x}, not {head:#x} (just past the tuple's head)"
+        start = 32 + w
+        n = word(start)
+        if start + 32 + 32 * n > len(data):
+            return f"{name} has {n} elements, running past the answer's {len(data)} bytes"
+        for j in range(n):
+            problem = abi_word_problem("uint16", word(start + 32 * (1 + j)))
+            if problem is not None:
+                return f"{name}[{j}]: {problem}"
+        out[name] = [word(start + 32 * (1 + j)) for j in range(n)]
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1622,12 +1696,16 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
     count = call_words(bounty, "leafCountOf(uint256)", 1, word_uint(bid))
     # SPEC v1.1: the root is burned per author, rootBurned(author, root), with author = getBounty(id).author
     burned = call_words(bounty, "rootBurned(address,bytes32)", 1, word_uint(author), word_bytes32(b["commit_root"]))
-    # getBounty returns a tuple with a dynamic array: word 0 is its offset, word 1 the author, word 2 the awarder
-    got = call_words(bounty, "getBounty(uint256)", 3, word_uint(bid))
+    # getBounty returns a tuple with a dynamic array, read as its ABI value (decode_bounty); hex data that is not
+    # is an RPC that cannot be read (probe39 B-F1: a tuple offset of 0xff..ff passed here, the verifier refused it)
+    got = call_words(bounty, "getBounty(uint256)", BOUNTY_MIN_WORDS, word_uint(bid))
+    on_bounty = decode_bounty(got[0]) if got else None
+    if isinstance(on_bounty, str):
+        raise rpc.not_abi("getBounty(uint256)", bounty, on_bounty)
     # the pack's anchor binds its text only when the awarder made it (probe31 C-F1)
-    onchain_awarder = got[1][2] if got else None
-    if got and got[1][1] != author:
-        problems.append(f"getBounty({bid}).author is {got[1][1]:#042x}, not benchmark.author")
+    onchain_awarder = on_bounty["awarder"] if on_bounty is not None else None
+    if on_bounty is not None and on_bounty["author"] != author:
+        problems.append(f"getBounty({bid}).author is {on_bounty['author']:#042x}, not benchmark.author")
     if root and hx(root[0][:32]) != b["commit_root"].lower():
         problems.append(f"testSetRoots = {hx(root[0][:32])}")
     if count and count[1][0] != b["leaf_count"]:
@@ -1682,7 +1760,14 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
     def anchor_of(digest: str) -> tuple[int, str, int] | None:
         """(block, kind, anchorer) of anchorOf(digest), or None (a problem recorded)."""
         got = call_words(registry, "anchorOf(bytes32)", 4, word_bytes32(digest))
-        return (got[1][1], hx(got[0][96:128]), got[1][0]) if got else None
+        if got is None:
+            return None
+        # (address anchorer, uint64 blockNumber, uint64 timestamp, bytes32 kind): each word its type's (probe39 B-F1)
+        for i, (name, abi_type) in enumerate((("anchorer", "address"), ("blockNumber", "uint64"), ("timestamp", "uint64"))):
+            problem = abi_word_problem(abi_type, got[1][i])
+            if problem is not None:
+                raise rpc.not_abi("anchorOf(bytes32)", registry, f"word {i}, {name}: {problem}")
+        return (got[1][1], hx(got[0][96:128]), got[1][0])
 
     anchored_topic = hx(keccak256(b"Anchored(bytes32,bytes32,address)"))
 
@@ -1712,6 +1797,8 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
         # anyone may anchor a digest: only the awarder's anchor binds the pack's title and grader_types
         if got and onchain_awarder is not None and got[2] != onchain_awarder:
             problems.append(f"pack anchored by {got[2]:#042x}, not by the awarder getBounty({bid}).awarder {onchain_awarder:#042x}")
+        if got and onchain_awarder is None:
+            problems.append(f"the awarder cannot be read (getBounty({bid}) answered no ABI value) to check who anchored the pack")
         problem = anchor_tx_problem("pack", pack["pack_anchor"], pack["pack_hash"], kind("pack"))
         if problem:
             problems.append(problem)

@@ -12,7 +12,15 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encodeAbiParameters, keccak256, pad, toBytes, toFunctionSelector, toHex } from "viem";
+import {
+  encodeAbiParameters,
+  encodeFunctionResult,
+  keccak256,
+  pad,
+  toBytes,
+  toFunctionSelector,
+  toHex,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   canonicalJsonString,
@@ -26,6 +34,7 @@ import {
   selectWinners,
   type RunRow,
 } from "@bench-bounty/evidence";
+import { benchmarkBountyAbi, BountyStatus } from "@bench-bounty/contracts";
 import { isVerifierInputError, verifyPack } from "@bench-bounty/verifier";
 import { INDEPENDENT_CHECK } from "../src/independent.js";
 
@@ -1053,6 +1062,31 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       };
     /** Runtime code answered for every contract (check_pack.py reads only whether there is any). */
     const CODE = "0x6080";
+    /**
+     * `getBounty(bounty_id)`'s answer as a contract encodes it (its 32-byte words as hex, without 0x) for the
+     * pack's bounty, Awarded, with `awarder` (default the pack's).
+     */
+    const bountyAnswer = (pack: Pack, awarder = pack.benchmark.awarder as string): string => {
+      const b = pack.benchmark as Record<string, any>;
+      const rd = pack.rank_derivation as Record<string, any>;
+      return encodeFunctionResult({
+        abi: benchmarkBountyAbi,
+        functionName: "getBounty",
+        result: {
+          author: b.author,
+          awarder: awarder as `0x${string}`,
+          token: b.token,
+          pool: BigInt(b.pool_base_units),
+          testSetRoot: b.commit_root,
+          leafCount: b.leaf_count,
+          closesAt: BigInt(b.closes_at),
+          awardDeadline: BigInt(b.closes_at) + 86_400n,
+          thresholdBps: rd.threshold_bps,
+          status: BountyStatus.Awarded,
+          splitsBps: rd.splits_bps,
+        },
+      }).slice(2);
+    };
 
     beforeAll(async () => {
       server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -1265,11 +1299,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
           lastCallData.startsWith(anchorOf)
             ? "0x" + word(stranger) + word(block) + word("1") + packKind
             : lastCallData.startsWith(getBounty)
-              ? "0x" +
-                word("20") +
-                word(pack.benchmark.author as string) +
-                word(awarder) +
-                word("0").repeat(8)
+              ? "0x" + bountyAnswer(pack, awarder)
               : "0x",
         );
       };
@@ -1290,6 +1320,8 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       change: {
         receipt?: (r: Record<string, any>) => void;
         envelope?: (doc: Record<string, any>) => void;
+        /** An eth_call's answer (hex without 0x) to the function of `selector`, changed. */
+        call?: (selector: string, answer: string) => string;
       } = {},
     ) => {
       const pack = base();
@@ -1308,8 +1340,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         [toFunctionSelector("testSetRoots(uint256)")]: b.commit_root.slice(2),
         [toFunctionSelector("leafCountOf(uint256)")]: word(b.leaf_count),
         [toFunctionSelector("rootBurned(address,bytes32)")]: word(1),
-        [toFunctionSelector("getBounty(uint256)")]:
-          word(32) + word(b.author) + word(b.awarder) + word(0).repeat(8),
+        [toFunctionSelector("getBounty(uint256)")]: bountyAnswer(pack),
       };
       const log = (address: string, topics: string[], data = "0x") => ({
         address,
@@ -1353,13 +1384,14 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         if (method === "eth_getCode") return CODE;
         if (method === "eth_call") {
           const selector = lastCallData.slice(0, 10);
-          if (selector !== anchorOf) return `0x${calls[selector] ?? ""}`;
+          const changed = (data: string): string => `0x${change.call?.(selector, data) ?? data}`;
+          if (selector !== anchorOf) return changed(calls[selector] ?? "");
           const [anchorer, block, k] = anchors[`0x${lastCallData.slice(10, 74)}`] ?? [
             `0x${"00".repeat(20)}`,
             0,
             `0x${"00".repeat(32)}`,
           ];
-          return `0x${word(anchorer)}${word(block)}${word(1)}${k.slice(2)}`;
+          return changed(`${word(anchorer)}${word(block)}${word(1)}${k.slice(2)}`);
         }
         const tx = String(lastParams[0]);
         const known = receipts[tx];
@@ -1447,6 +1479,123 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         );
       },
     );
+
+    /** `answer` (hex words without 0x) with its 32-byte word `i` replaced by `hex` (padded to 64 digits). */
+    const withWord = (answer: string, i: number, hex: string): string =>
+      answer.slice(0, 64 * i) + hex.padStart(64, "0") + answer.slice(64 * (i + 1));
+    const getBountySelector = toFunctionSelector("getBounty(uint256)");
+    const anchorOfSelector = toFunctionSelector("anchorOf(bytes32)");
+    const F64 = "f".repeat(64);
+    // probe39 B-F1: getBounty's words were read raw (its tuple offset skipped unchecked, its addresses and
+    // integers never range-checked), so a lying RPC's answer the verifier refuses passed 11/11 here
+    const notAbi: [string, string, (answer: string) => string, RegExp][] = [
+      [
+        "getBounty's tuple offset 0xff..ff",
+        getBountySelector,
+        (a) => withWord(a, 0, F64),
+        /word 0, the tuple's offset, is 0xf{64}, not 0x20/,
+      ],
+      [
+        "getBounty's author with its upper 12 bytes set",
+        getBountySelector,
+        (a) => withWord(a, 1, "ff".repeat(12) + a.slice(64 + 24, 128)),
+        /word 1, author: 0xf{24}\w{40} is not an address \(it does not fit 160 bits\)/,
+      ],
+      [
+        "getBounty's awarder of 2^160",
+        getBountySelector,
+        (a) => withWord(a, 2, "1" + "0".repeat(40)),
+        /word 2, awarder: 0x0{23}1\w{40} is not an address \(it does not fit 160 bits\)/,
+      ],
+      [
+        "getBounty's leafCount of 2^32",
+        getBountySelector,
+        (a) => withWord(a, 6, "1" + "0".repeat(8)),
+        /word 6, leafCount: 0x0{55}10{8} is not a uint32 \(it does not fit 32 bits\)/,
+      ],
+      [
+        "getBounty's closesAt of 2^64",
+        getBountySelector,
+        (a) => withWord(a, 7, "1" + "0".repeat(16)),
+        /word 7, closesAt: 0x0{47}10{16} is not a uint64 \(it does not fit 64 bits\)/,
+      ],
+      [
+        "getBounty's thresholdBps of 2^16",
+        getBountySelector,
+        (a) => withWord(a, 9, "10000"),
+        /word 9, thresholdBps: 0x0{59}10{4} is not a uint16 \(it does not fit 16 bits\)/,
+      ],
+      [
+        "getBounty's status of 256",
+        getBountySelector,
+        (a) => withWord(a, 10, "100"),
+        /word 10, status: 0x0{61}100 is not a uint8 \(it does not fit 8 bits\)/,
+      ],
+      [
+        "getBounty's splitsBps offset into the head",
+        getBountySelector,
+        (a) => withWord(a, 11, "20"),
+        /word 11, the offset of splitsBps, is 0x20, not 0x160 \(just past the tuple's head\)/,
+      ],
+      [
+        "getBounty's splitsBps longer than the answer",
+        getBountySelector,
+        (a) => withWord(a, 12, "4"),
+        /splitsBps has 4 elements, running past the answer's 512 bytes/,
+      ],
+      [
+        "a getBounty splitsBps element of 2^16",
+        getBountySelector,
+        (a) => withWord(a, 13, "10000"),
+        /splitsBps\[0\]: 0x0{59}10{4} is not a uint16 \(it does not fit 16 bits\)/,
+      ],
+      [
+        "anchorOf's anchorer 0xff..ff (64 digits)",
+        anchorOfSelector,
+        (a) => withWord(a, 0, F64),
+        /word 0, anchorer: 0xf{64} is not an address \(it does not fit 160 bits\)/,
+      ],
+      [
+        "anchorOf's block number of 2^64",
+        anchorOfSelector,
+        (a) => withWord(a, 1, "1" + "0".repeat(16)),
+        /word 1, blockNumber: 0x0{47}10{16} is not a uint64 \(it does not fit 64 bits\)/,
+      ],
+    ];
+    it.each(notAbi)(
+      "blames the RPC for %s (exit 3): not the function's ABI value (probe39 B-F1)",
+      async (_name, selector, change, line) => {
+        answer = honestChain({ call: (s, a) => (s === selector ? change(a) : a) });
+        const origin = url.replace(/[.:/]/g, "\\$&");
+        const fn = selector === getBountySelector ? "getBounty\\(uint256\\)" : "anchorOf\\(bytes32\\)";
+        expectOneLine(
+          await check([VECTOR, "--rpc", url]),
+          3,
+          new RegExp(
+            `^check_pack: cannot read rpc ${origin}: eth_call ${fn} to 0x\\w{40}: the answer is not the function's ABI value \\(\\$\\.result: ${line.source}\\)$`,
+          ),
+        );
+      },
+    );
+
+    it("reads a getBounty answer with bytes past its value (as the ABI decoders do), and fails the pack anchor when getBounty answers too few words (probe39 B-F1)", async () => {
+      answer = honestChain({ call: (s, a) => (s === getBountySelector ? a + "00".repeat(40) : a) });
+      const extra = await check([VECTOR, "--rpc", url]);
+      expect({ status: extra.status, stderr: extra.stderr }).toEqual({ status: 0, stderr: "" });
+      // 12 words: one short of the offset, the head and splitsBps's length: no ABI value, a failed check
+      answer = honestChain({ call: (s, a) => (s === getBountySelector ? a.slice(0, 64 * 12) : a) });
+      const short = await check([VECTOR, "--rpc", url]);
+      expect({ status: short.status, stderr: short.stderr }).toEqual({ status: 1, stderr: "" });
+      expect(short.stdout).toMatch(
+        /^FAIL onchain_commitment +getBounty\(uint256\) at 0x\w{40} answered 384 bytes, not an ABI value/m,
+      );
+      expect(short.stdout).toMatch(
+        /^FAIL anchors +the awarder cannot be read \(getBounty\(3\) answered no ABI value\) to check who anchored the pack$/m,
+      );
+      expect(short.stdout.trim().split("\n").at(-1)).toBe(
+        "independent check: 9/11 passed, FAILED: onchain_commitment, anchors",
+      );
+    });
 
     // probe38 B-N1: a revert answered to a view of the protocol's contract (its code matched) was "not the
     // protocol's contract" in the verifier (exit 1) while this script said it cannot read the RPC (exit 3);

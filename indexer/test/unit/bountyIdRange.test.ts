@@ -28,6 +28,21 @@ describe("bounty id range messages", () => {
     expect(e.message).toMatch(/^"id" must be a positive decimal integer no larger than 2\^256-1/);
   });
 
+  // probe39 B-N2 asked that 2^256 .. 10^78-1 (78 digits, past uint256) be refused by value, not by digit
+  // count: they are (the probe's "2^256", 115792089237316195433057384840007913129639936, has 45 digits
+  // and is a uint256, so /awards?bounty= of it answered an empty page rightly)
+  it("every 78-digit integer past 2^256-1 is refused, up to 10^78-1; the probe's 45-digit id is read", () => {
+    for (const v of [(1n << 256n).toString(), ((1n << 256n) + 1n).toString(), "9".repeat(78)]) {
+      const e = errorOf(() => parseBountyId("bounty", v));
+      expect(e.message).toBe(
+        `"bounty" must be a positive decimal integer no larger than 2^256-1 (uint256), got an integer of 78 digits`,
+      );
+      expect(paramErrorBody(e).error).toMatchObject({ code: "invalid_parameter", parameter: "bounty" });
+    }
+    const probes = "115792089237316195433057384840007913129639936";
+    expect(parseBountyId("bounty", probes)).toBe(BigInt(probes));
+  });
+
   it("a very long digit string is refused without echoing it", () => {
     const e = errorOf(() => parseBountyId("id", "9".repeat(100_000)));
     expect(e.message).toMatch(/got an integer of 100000 digits$/);

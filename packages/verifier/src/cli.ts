@@ -475,8 +475,8 @@ export function registerVerifierCommands(program: Command, options: RegisterOpti
       const bar = progressBar(io, opts.progress as boolean | undefined);
       try {
         const maxString = parsePositiveInt(opts.maxString, "--max-string");
-        const timeout = parsePositiveInt(opts.timeout, "--timeout", MAX_TIMER_MS);
-        const deadline = parsePositiveInt(opts.deadline, "--deadline", MAX_TIMER_MS);
+        const timeout = parsePositiveInt(opts.timeout, "--timeout", MAX_TIMER);
+        const deadline = parsePositiveInt(opts.deadline, "--deadline", MAX_TIMER);
         const rpcUrl = urlOptionOf(cmd, "rpc", "--rpc");
         const indexerUrl = urlOptionOf(cmd, "indexer", "--indexer");
         const out = opts.out as string | undefined;
@@ -558,8 +558,8 @@ Exit codes:
           output: opts.output as string | undefined,
           rpcUrl: urlOptionOf(cmd, "rpc", "--rpc"),
           registry: opts.registry as string | undefined,
-          timeoutMs: parsePositiveInt(opts.timeout, "--timeout", MAX_TIMER_MS),
-          deadlineMs: parsePositiveInt(opts.deadline, "--deadline", MAX_TIMER_MS),
+          timeoutMs: parsePositiveInt(opts.timeout, "--timeout", MAX_TIMER),
+          deadlineMs: parsePositiveInt(opts.deadline, "--deadline", MAX_TIMER),
         });
         await writeOutput(
           io,
@@ -589,20 +589,31 @@ function jsonBigints(_k: string, v: unknown): unknown {
  */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** `--max-string`'s bound: the largest integer a JS number holds exactly. */
+const MAX_PLAIN_INT = { max: Number.MAX_SAFE_INTEGER, unit: "" } as const;
+/** `--timeout` / `--deadline`'s bound: {@link MAX_TIMER_MS} milliseconds. */
+const MAX_TIMER = { max: MAX_TIMER_MS, unit: " ms (a timer's maximum)" } as const;
+
 /**
- * A positive integer option (`--max-string`; with `max`, the milliseconds of `--timeout` / `--deadline`).
+ * A positive integer option (`--max-string`; with {@link MAX_TIMER}, the milliseconds of `--timeout` /
+ * `--deadline`). Anything but decimal digits without a leading zero is "expected a positive integer"; a
+ * positive integer past `bound.max`, whatever its digit count, is "expected at most <max>" (probe39 B-N1).
  * @throws VerifierInputError `bad_option` naming `flag` (exit 2)
  */
-function parsePositiveInt(v: unknown, flag: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function parsePositiveInt(
+  v: unknown,
+  flag: string,
+  bound: { max: number; unit: string } = MAX_PLAIN_INT,
+): number | undefined {
   if (v === undefined) return undefined;
   const s = String(v);
-  if (!/^[1-9][0-9]{0,12}$/.test(s))
+  if (!/^[1-9][0-9]*$/.test(s))
     throw new VerifierInputError("bad_option", flag, `expected a positive integer, got ${JSON.stringify(s)}`);
-  if (Number(s) > max)
+  if (BigInt(s) > BigInt(bound.max))
     throw new VerifierInputError(
       "bad_option",
       flag,
-      `expected at most ${max} ms (a timer's maximum), got ${JSON.stringify(s)}`,
+      `expected at most ${bound.max}${bound.unit}, got ${JSON.stringify(s)}`,
     );
   return Number(s);
 }

@@ -153,6 +153,37 @@ describe("bench-bounty-verify CLI", () => {
     expect(max.code, max.stderr).toBe(0);
   });
 
+  // probe39 B-N1: a positive integer of 14+ digits was refused as "expected a positive integer" (a digit
+  // count checked before the maximum) instead of naming the maximum
+  it("a positive integer past an option's maximum names the maximum, whatever its digit count", () => {
+    for (const [command, flag] of [
+      ["verify", "--timeout"],
+      ["verify", "--deadline"],
+      ["verify-receipt", "--timeout"],
+      ["verify-receipt", "--deadline"],
+    ] as const) {
+      const jwks = command === "verify-receipt" ? ["--jwks", small()] : [];
+      for (const value of ["99999999999999", "9".repeat(40)]) {
+        const r = run([command, small(), ...jwks, flag, value]);
+        expect(r.code, `${command} ${flag} ${value}`).toBe(2);
+        expect(r.stderr).toBe(
+          `${command}: bad input: ${flag}: expected at most 2147483647 ms (a timer's maximum), got "${value}"\n`,
+        );
+      }
+    }
+    const big = run(["verify", small(), "--max-string", "99999999999999999"]);
+    expect(big.code).toBe(2);
+    expect(big.stderr).toBe(
+      `verify: bad input: --max-string: expected at most 9007199254740991, got "99999999999999999"\n`,
+    );
+    // not an integer: refused as before
+    for (const value of ["0", "012", "1.5", "1e3", "-5", "12ms"]) {
+      const r = run(["verify", small(), "--deadline", value]);
+      expect(r.code, value).toBe(2);
+      expect(r.stderr).toBe(`verify: bad input: --deadline: expected a positive integer, got "${value}"\n`);
+    }
+  });
+
   it("--help says what --timeout bounds: one request, and an RPC request is retried once", () => {
     for (const command of ["verify", "verify-receipt"]) {
       const r = run([command, "--help"]);
