@@ -44,7 +44,7 @@ import {
   type TestSetRow,
 } from "@bench-bounty/evidence";
 import { startIndexer, type RunningIndexer } from "@bench-bounty/indexer/testing";
-import { encodeErrorResult, type Address, type Hash, type Hex } from "viem";
+import { encodeErrorResult, toFunctionSelector, type Address, type Hash, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompactSign, exportJWK, generateKeyPair } from "jose";
 import {
@@ -1480,6 +1480,58 @@ describe("a winner's claim as the real indexer states it (probe35 B-F8)", () => 
       );
     } finally {
       proxy.close();
+    }
+  });
+});
+
+/**
+ * probe38 W-N1 / probe39 B-F1 (c39's note): viem decodes each word of `getBounty`'s answer without checking
+ * its ABI width, so a lying RPC's `status` of 2^256-1 was read as a (rounded) number and judged as a status.
+ * A member past its type is an answer of no BenchmarkBounty: the bounty's facts fail naming the member, as
+ * for undecodable data (check_pack.py refuses the same answer, as an RPC that cannot be read).
+ */
+describe("a getBounty answer whose member does not fit its ABI type", () => {
+  it("fails the facts that read the bounty, naming the member; the pack's other facts stand", async () => {
+    const { createServer } = await import("node:http");
+    const selector = toFunctionSelector("getBounty(uint256)");
+    const server = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (d: string) => (body += d));
+      req.on("end", () => {
+        const asked = JSON.parse(body) as Call | Call[];
+        const calls = Array.isArray(asked) ? asked : [asked];
+        void fetch(chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
+          .then((r) => r.json())
+          .then((answer: unknown) => {
+            const lie = (m: { id: unknown; result?: string }) => {
+              const call = calls.find((c) => c.id === m.id);
+              const data = call?.method === "eth_call" ? String(call.params?.[0]?.data ?? "") : "";
+              if (!data.startsWith(selector) || typeof m.result !== "string") return m;
+              // word 10 of the answer (after the tuple's offset: author .. thresholdBps, then status)
+              const at = 2 + 64 * 10;
+              return { ...m, result: `${m.result.slice(0, at)}${"f".repeat(64)}${m.result.slice(at + 64)}` };
+            };
+            res.setHeader("content-type", "application/json");
+            res.end(JSON.stringify(Array.isArray(answer) ? answer.map(lie) : lie(answer as never)));
+          });
+      });
+    });
+    type Call = { id: unknown; method: string; params?: { data?: string }[] };
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const r = await verifyPack({ source: packBytes, rpcUrl: origin, policy: "onchain", timeoutMs: 10_000 });
+      const failed = FACT_NAMES.filter((n) => r.facts[n].state === "failed");
+      expect(failed).toContain("award_log");
+      expect(r.facts.award_log.reasons.join("\n")).toMatch(
+        /^\$\.benchmark\.bounty_contract 0x[0-9a-f]{40}: getBounty\(\d+\) returned a record whose status \d.* is not a uint8: not the protocol's contract$/m,
+      );
+      for (const n of ["schema", "pack_hash", "regrade", "ordering"] as const)
+        expect(r.facts[n].state, n).toBe("verified");
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 });
