@@ -21,8 +21,9 @@
  *
  * ## Invalid answers
  * A task whose answer is missing, not a string, empty (White_Space only), refused by submit, timed out,
- * or whose process failed (non-zero exit, unparseable stdout: not UTF-8, naming the byte offset, or not
- * JSON), or whose ordinal the answer list names twice, is *invalid*; a task left without an answer names
+ * or whose process failed (non-zero exit, unparseable stdout: not UTF-8, naming the byte offset, not
+ * JSON, or JSON the strict parser of SPEC 2 refuses, a duplicate key named by its JSON path), or whose
+ * ordinal the answer list names twice or writes as no integer (`0.0`), is *invalid*; a task left without an answer names
  * the entries that answer no task of the batch by their JSON path (`$.answers[0].ordinal is a string`). Policy `skip` (default):
  * the task stays unanswered (it scores 0, `answer_digest: null`) and the run goes on. Policy `abort`:
  * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it and

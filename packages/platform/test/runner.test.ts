@@ -476,6 +476,50 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
   }, 60_000);
 });
 
+// probe39 B-F2: stdout was read with JSON.parse, so a key written twice gave its last value (stored and
+// graded), and `"ordinal": 0.0` answered task 0
+describe("an agent's stdout is read by the strict parser of SPEC 2 (probe39 B-F2)", () => {
+  it("a key written twice in an answer's object makes the batch invalid, naming its JSON path; nothing is stored", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      await s.platform.backend("dupkey"),
+      s.slug,
+      "dupkey",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "dup-key" } },
+      { batchSize: 4, concurrency: 2 },
+    );
+    expect(r.outcomes).toHaveLength(r.task_count);
+    for (const o of r.outcomes)
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason:
+          "stdout is not strict JSON (SPEC 2): a key written twice in one object (neither value is taken) at $.answers[0].answer_text",
+      });
+    expect(r.finalized!.counts.answered).toBe(0);
+    expect(await s.platform.runAnswers(r.run_id)).toHaveProperty("size", 0);
+  }, 60_000);
+
+  it("an ordinal written with a fraction (`3.0`) answers no task, named by its JSON path", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      await s.platform.backend("floaty"),
+      s.slug,
+      "floaty",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "float-ordinal" } },
+      { concurrency: 2 },
+    );
+    expect(r.outcomes).toHaveLength(r.task_count);
+    for (const o of r.outcomes)
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason: `no answer for this ordinal (answering no task of the batch: $.answers[0].ordinal ${o.ordinal}.0 is not an integer (an ordinal has no fraction or exponent))`,
+      });
+    expect(r.finalized!.counts.answered).toBe(0);
+  }, 60_000);
+});
+
 // probe33 B-F10: an agent whose stdout passed 16 MiB and kept writing was read and discarded until the
 // batch's timeout, then reported as a timeout ("raise the per-task timeout")
 describe("an agent's stdout is bounded while streaming (probe33 B-F10)", () => {
