@@ -20,8 +20,16 @@ import { firstInvalidUtf8, jsonPathAtByte } from "../utf8.js";
 import type { Checkpoint } from "./checkpoint.js";
 import type { TaskOutcome } from "../runner.js";
 
-/** The answers of one batch by ordinal: the answer text, or the outcome of a task that has none. */
-export type BatchAnswers = Map<number, string | { status: TaskOutcome["status"]; reason: string }>;
+/**
+ * The answers of one batch by ordinal: the answer text, or the outcome of a task that has none.
+ * `no_document` marks a batch whose process exited 0 with no JSON document on stdout (empty, or text
+ * that is not JSON): a failed process, as a non-zero exit is, for the rule that an agent failing before
+ * any answer costs no attempt (probe39 B-F3); the runner does not record the flag.
+ */
+export type BatchAnswers = Map<
+  number,
+  string | { status: TaskOutcome["status"]; reason: string; note?: string; no_document?: true }
+>;
 
 /** Protocol tag written to CLI agents. */
 export const AGENT_PROTOCOL = "bench-bounty.agent.v1";
@@ -132,8 +140,14 @@ export async function askAgent(
     log,
   );
   if (res.kind === "aborted") return "aborted";
-  const failAll = (status: TaskOutcome["status"], reason: string, note?: string) => {
-    for (const t of batch) out.set(t.ordinal, { status, reason, ...(note !== undefined ? { note } : {}) });
+  const failAll = (status: TaskOutcome["status"], reason: string, note?: string, noDocument = false) => {
+    for (const t of batch)
+      out.set(t.ordinal, {
+        status,
+        reason,
+        ...(note !== undefined ? { note } : {}),
+        ...(noDocument ? { no_document: true as const } : {}),
+      });
     return out;
   };
   const limitMs = cp.options.task_timeout_ms * batch.length;
@@ -170,7 +184,8 @@ export async function askAgent(
     doc = parseJson(res.stdout);
   } catch (e) {
     if (!isEvidenceError(e)) throw e;
-    if (e.code === "invalid_json") return failAll("invalid", "stdout is not one JSON document");
+    if (e.code === "invalid_json")
+      return failAll("invalid", noDocumentReason(res.stdout, e.message, res.stderrTail), undefined, true);
     return failAll("invalid", strictRefusal(e.code, e.path));
   }
   const list = Array.isArray(doc) ? doc : isJsonObject(doc) ? doc.answers : undefined;
@@ -242,6 +257,20 @@ export function absoluteAgentCommand(command: string, from: string = process.cwd
 function strictRefusal(code: string, path: string): string {
   const what = code === "duplicate_key" ? "a key written twice in one object (neither value is taken)" : code;
   return `stdout is not strict JSON (SPEC 2): ${what} at ${terminalText(shortenPath(path))}`;
+}
+
+/**
+ * The reason of a batch whose agent exited 0 with stdout (UTF-8) that is no JSON document: empty, or
+ * what the parser says (`unexpected character "I" at offset 0, expected a value`) and how stdout
+ * starts (bounded, escaped), then the tail of its stderr.
+ */
+function noDocumentReason(stdout: Uint8Array, parserSays: string, stderrTail: string): string {
+  const text = Buffer.from(stdout).toString("utf8");
+  const what =
+    trimWhiteSpace(text) === ""
+      ? `it is empty${text === "" ? "" : " (white space only)"}: the agent exited 0 and printed no answer`
+      : `${terminalText(parserSays)}; stdout starts ${shown(text.slice(0, 60))}`;
+  return `stdout is not one JSON document: ${what}${stderrNote(stderrTail)}`;
 }
 
 /** Whether `bytes` are one whole JSON document (UTF-8): what an agent prints before it exits. */
