@@ -223,6 +223,15 @@ describe("runner policies", () => {
         agent: { kind: "command", command: "cat >/dev/null; echo 'model error' >&2" },
         says: "stdout is not one JSON document: it is empty: the agent exited 0 and printed no answer; its stderr ends:\n    model error",
       },
+      {
+        id: "traceback",
+        agent: {
+          kind: "command",
+          command:
+            "cat >/dev/null; echo 'Traceback (most recent call last): ModuleNotFoundError: No module named openai'",
+        },
+        says: `stdout is not one JSON document: unexpected character "T" at offset 0, expected a value; stdout starts "Traceback (most recent call last): Modul"...`,
+      },
     ] as const;
     for (const c of cases) {
       const e = await runBenchmark(await s.platform.backend(c.id), s.slug, c.id, c.agent, {

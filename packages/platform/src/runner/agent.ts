@@ -262,14 +262,15 @@ function strictRefusal(code: string, path: string): string {
 /**
  * The reason of a batch whose agent exited 0 with stdout (UTF-8) that is no JSON document: empty, or
  * what the parser says (`unexpected character "I" at offset 0, expected a value`) and how stdout
- * starts (bounded, escaped), then the tail of its stderr.
+ * starts (its first 40 characters as a JSON string, escaped, `...` when there are more), then the tail
+ * of its stderr.
  */
 function noDocumentReason(stdout: Uint8Array, parserSays: string, stderrTail: string): string {
   const text = Buffer.from(stdout).toString("utf8");
   const what =
     trimWhiteSpace(text) === ""
       ? `it is empty${text === "" ? "" : " (white space only)"}: the agent exited 0 and printed no answer`
-      : `${terminalText(parserSays)}; stdout starts ${shown(text.slice(0, 60))}`;
+      : `${terminalText(parserSays)}; stdout starts ${terminalText(JSON.stringify(text.slice(0, 40)))}${text.length > 40 ? "..." : ""}`;
   return `stdout is not one JSON document: ${what}${stderrNote(stderrTail)}`;
 }
 
