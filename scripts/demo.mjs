@@ -4,15 +4,17 @@
 // arguments after `--`, e.g. `npm run demo -- --size 100 --keep-running`.
 //
 // The options are checked first (demo/src/options.mjs has no dependency), so a mistyped option
-// is refused at once and `--help` answers without any set-up. DEMO_SKIP_SETUP=1 skips the install
+// (or a busy --base-port port) is refused at once and `--help` answers without any set-up. DEMO_SKIP_SETUP=1 skips the install
 // and build (for repeated runs).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { parseOptionsOrExit } from "../demo/src/options.mjs";
+import { parseOptionsOrExit, refuseBusyPortsOrExit } from "../demo/src/options.mjs";
 import { ROOT, setup } from "./lib/run.mjs";
 
 const args = process.argv.slice(2);
-parseOptionsOrExit(args);
+// the ports of --base-port are probed before the set-up too (probe39 B-N3: a busy port was found in
+// phase 1, after the 76 s install and build)
+await refuseBusyPortsOrExit(parseOptionsOrExit(args));
 if (process.env.DEMO_SKIP_SETUP !== "1") setup();
 
 // One Node process runs the demo (tsx as an import hook), so Ctrl-C reaches it

@@ -5,6 +5,9 @@ export declare const AGENT_NAMES: readonly string[];
 /** Agent whose owner is the benchmark author: it ranks but takes no money (SPEC 7.2). */
 export declare const AUTHOR_AGENT: string;
 
+/** The demo's outputs in `--out` (file names), by the name `DemoResult.files` gives them. */
+export declare const OUTPUT_FILES: Readonly<{ pack: string; verification: string; report: string }>;
+
 /** A refused option value; `message` names the option. */
 export declare class DemoOptionError extends Error {}
 
@@ -46,3 +49,10 @@ export declare function helpText(): string;
 export declare function parseOptions(argv: readonly string[]): ParsedDemoArgs;
 /** Prints help (exit 0) or the error (exit 1), else returns the options. */
 export declare function parseOptionsOrExit(argv: readonly string[]): DemoOptions;
+/**
+ * Probes the ports of `--base-port` (it and the next two on 127.0.0.1) before anything is set up:
+ * null when each is free (or `basePort` is null), else one line naming the first busy port.
+ */
+export declare function busyBasePort(basePort: number | null): Promise<string | null>;
+/** {@link busyBasePort} for the entry point: prints the refusal and exits 1 when a port is busy. */
+export declare function refuseBusyPortsOrExit(options: DemoOptions): Promise<void>;

@@ -1,6 +1,7 @@
 // Command-line options of `npm run demo`. Plain JavaScript on Node's own `util.parseArgs`, with no
 // dependency, so that `scripts/demo.mjs` can check them BEFORE the install and build of a fresh
 // clone (a mistyped option is refused at once, not after the set-up). Types: options.d.mts.
+import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -15,6 +16,16 @@ export const AGENT_NAMES = Object.freeze([
 
 /** Agent whose owner is the benchmark author: it ranks but takes no money (SPEC 7.2). */
 export const AUTHOR_AGENT = "author-baseline";
+
+/**
+ * The demo's outputs in `--out`, by the name `DemoResult.files` gives them. A run removes them from
+ * `--out` before its first phase (`runDemo`), so every one there is its own.
+ */
+export const OUTPUT_FILES = Object.freeze({
+  pack: "pack.json",
+  verification: "verification.json",
+  report: "report.md",
+});
 
 /** A refused option value; `message` names the option. */
 export class DemoOptionError extends Error {
@@ -239,4 +250,60 @@ export function parseOptionsOrExit(argv) {
     console.error(`error: ${err.message}\n(npm run demo -- --help lists the options)`);
     process.exit(1);
   }
+}
+
+/** The loopback ports a demo with `--base-port` listens on, each with what listens there. */
+function basePorts(base) {
+  return [
+    [base, "the chain"],
+    [base + 1, "the indexer"],
+    [base + 2, "the service and web leaderboard"],
+  ];
+}
+
+/** Whether `port` on 127.0.0.1 can be listened on now: null, or why not (`in use by another process`). */
+function probePort(port) {
+  return new Promise((done) => {
+    const server = createServer();
+    server.once("error", (err) =>
+      done(
+        err && err.code === "EADDRINUSE"
+          ? "is in use by another process"
+          : `cannot be listened on (${err.message})`,
+      ),
+    );
+    server.listen({ host: "127.0.0.1", port, exclusive: true }, () => server.close(() => done(null)));
+  });
+}
+
+/**
+ * The ports of `--base-port` (it and the next two on 127.0.0.1), probed before anything is set up or
+ * started (probe39 B-N3: a second demo on busy ports ran the 76 s set-up first, then failed in phase 1
+ * and rewrote report.md). A port freed or taken after the probe is still caught where it is used.
+ * @param basePort `DemoOptions.basePort` (null: ports the system picks, nothing to probe)
+ * @returns null when every port is free, else one line naming the first busy port, what would listen
+ *   there and the option
+ */
+export async function busyBasePort(basePort) {
+  if (basePort === null) return null;
+  for (const [port, what] of basePorts(basePort)) {
+    const why = await probePort(port);
+    if (why !== null)
+      return (
+        `--base-port ${basePort}: 127.0.0.1:${port} (${what}) ${why}: stop it, or choose another --base-port ` +
+        `(the demo listens on ${basePort}, ${basePort + 1} and ${basePort + 2})`
+      );
+  }
+  return null;
+}
+
+/**
+ * {@link busyBasePort} for the entry point: prints the refusal and exits 1 when a port is busy.
+ * @param options the parsed options
+ */
+export async function refuseBusyPortsOrExit(options) {
+  const busy = await busyBasePort(options.basePort);
+  if (busy === null) return;
+  console.error(`error: ${busy}`);
+  process.exit(1);
 }

@@ -22,12 +22,12 @@
  */
 import { BenchBountyClient } from "@bench-bounty/client";
 import { ensureWritableDir, type LeaderboardRow } from "@bench-bounty/platform";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeAtomically } from "./chain-tools.js";
 import type { DemoContext, DemoPhase } from "./context.js";
-import type { DemoOptions } from "./options.mjs";
+import { busyBasePort, DemoOptionError, OUTPUT_FILES, type DemoOptions } from "./options.mjs";
 import { formatSeconds, PhaseRunner, type PhaseContext, type PhaseResult } from "./phase-runner.js";
 import { startPhase } from "./phases/01-start.js";
 import { publishPhase } from "./phases/02-publish.js";
@@ -75,6 +75,10 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
   // The output directory is checked (and created level by level) before anything starts or is sent
   // on-chain: a bad --out is one line naming the option (PlatformError), not a phase-6 ENOTDIR.
   ensureWritableDir(options.outDir, "--out");
+  // a busy --base-port port is refused before anything starts (probe39 B-N3; scripts/demo.mjs asks
+  // before the set-up too), and --out is left as it is
+  const busy = await busyBasePort(options.basePort);
+  if (busy !== null) throw new DemoOptionError(busy);
   const registry = io.registry ?? new ProcessRegistry();
   const phases = new PhaseRunner(PHASES, log);
   const storeDir = mkdtempSync(join(tmpdir(), "bench-bounty-demo-"));
@@ -96,6 +100,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
       `${options.attempts} attempts, ${options.prizeUsdc} USDC top_n_split prize`,
   );
   log(`  platform store: ${storeDir}`);
+  removeEarlierOutputs(options.outDir, log);
 
   const ctx: DemoContext = { options, registry, storeDir, result };
   let failed = false;
@@ -124,6 +129,19 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
 }
 
 /**
+ * Removes the outputs an earlier run left in `outDir` ({@link OUTPUT_FILES}), saying which: a run writes
+ * each of its own only when its phase is reached, so a failed run's FAILED `report.md` stood beside an
+ * earlier run's `pack.json` and `verification.json`, which looked current (probe39 B-N3). Every output in
+ * `--out` is then this run's.
+ */
+function removeEarlierOutputs(outDir: string, log: (line: string) => void): void {
+  const earlier = Object.values(OUTPUT_FILES).filter((name) => existsSync(join(outDir, name)));
+  if (earlier.length === 0) return;
+  for (const name of earlier) rmSync(join(outDir, name), { force: true });
+  log(`  removed an earlier run's outputs from ${outDir}: ${earlier.join(", ")} (this run writes its own)`);
+}
+
+/**
  * The outputs: the tables on the terminal and `report.md`, also after a failure (the report then says
  * which phase failed). After a success this is the last numbered phase.
  */
@@ -144,7 +162,7 @@ async function writeOutputs(
     }
   }
   const write = async (p: PhaseContext): Promise<void> => {
-    const reportFile = join(options.outDir, "report.md");
+    const reportFile = join(options.outDir, OUTPUT_FILES.report);
     result.totalMs = phases.elapsedMs();
     printSummary(result, options, log);
     // The report is written inside its own phase: it lists that phase as ok (it is the last step).

@@ -7,6 +7,7 @@ import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { join } from "node:path";
 import { writeAtomically } from "../chain-tools.js";
 import { need, type DemoPhase } from "../context.js";
+import { OUTPUT_FILES } from "../options.mjs";
 import { formatUsdc, short } from "../table.js";
 
 /** award, mint, anchor and serve the evidence pack. */
@@ -59,7 +60,7 @@ export const awardPhase: DemoPhase = {
     if (res.status !== 200) throw new Error(`GET ${url}: HTTP ${res.status} ${await res.text()}`);
     const bytes = new Uint8Array(await res.arrayBuffer());
     p.note(`door       GET ${url} -> 200, ${bytes.byteLength} bytes, ETag ${res.headers.get("etag")}`);
-    const packFile = join(options.outDir, "pack.json");
+    const packFile = join(options.outDir, OUTPUT_FILES.pack);
     writeAtomically(packFile, bytes);
     result.files.pack = packFile;
     p.summary(

@@ -3,6 +3,7 @@ import { verifyPack, type VerificationReport } from "@bench-bounty/verifier";
 import { join } from "node:path";
 import { writeAtomically } from "../chain-tools.js";
 import { need, type DemoPhase } from "../context.js";
+import { OUTPUT_FILES } from "../options.mjs";
 import { runIndependentCheck } from "../independent.js";
 
 /**
@@ -44,7 +45,7 @@ export const verifyPhase: DemoPhase = {
       policy: "full",
     });
     result.verification = report;
-    const verificationFile = join(options.outDir, "verification.json");
+    const verificationFile = join(options.outDir, OUTPUT_FILES.verification);
     writeAtomically(verificationFile, JSON.stringify(report, null, 2) + "\n");
     result.files.verification = verificationFile;
     const verdict = judgeVerification(report);

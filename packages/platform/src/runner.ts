@@ -21,8 +21,9 @@
  *
  * ## Invalid answers
  * A task whose answer is missing, not a string, empty (White_Space only), refused by submit, timed out,
- * or whose process failed (non-zero exit, unparseable stdout: not UTF-8, naming the byte offset, or not
- * JSON), or whose ordinal the answer list names twice, is *invalid*; a task left without an answer names
+ * or whose process failed (non-zero exit, unparseable stdout: not UTF-8, naming the byte offset, not
+ * JSON, or JSON the strict parser of SPEC 2 refuses, a duplicate key named by its JSON path), or whose
+ * ordinal the answer list names twice or writes as no integer (`0.0`), is *invalid*; a task left without an answer names
  * the entries that answer no task of the batch by their JSON path (`$.answers[0].ordinal is a string`). Policy `skip` (default):
  * the task stays unanswered (it scores 0, `answer_digest: null`) and the run goes on. Policy `abort`:
  * the runner stops, leaves the run in progress and throws `agent_failed`; `resume` continues it and
@@ -30,7 +31,8 @@
  *
  * ## An agent that fails before answering costs no attempt
  * Whatever the policy, when the agent fails (status `error`: non-zero exit, a signal, could not start,
- * threw; or `timeout`) before it gave any answer in this runner session (a `run`, or a `resume`: the
+ * threw; `timeout`; or it exited 0 with no JSON document on stdout, empty or not JSON, which stays status
+ * `invalid`: probe39 B-F3, it was finalized with zero answers) before it gave any answer in this runner session (a `run`, or a `resume`: the
  * answers of an earlier session do not count, probe37 B-F3), the runner stops at once, does not finalize,
  * leaves the run in progress (the failed tasks are not recorded) and throws `agent_failed` with
  * `details.attempt_used: false`, its message naming the agent command the checkpoint records: a broken
@@ -433,8 +435,9 @@ async function execute(
   // a resume whose agent cannot start once stops as `run` does (probe37 B-F3: answers of an earlier
   // session counted, and a resume whose agent file had moved finalized the attempt with zeros)
   let answeredHere = false;
-  const record = (o: TaskOutcome): void => {
-    if ((o.status === "error" || o.status === "timeout") && !answeredHere) {
+  // `noDocument`: the agent exited 0 with no JSON document on stdout, a failed process too (probe39 B-F3)
+  const record = (o: TaskOutcome, noDocument = false): void => {
+    if ((o.status === "error" || o.status === "timeout" || noDocument) && !answeredHere) {
       // see "costs no attempt" above
       const stored = cp.agent.kind === "command" ? cp.agent.command : null;
       stopAt(
@@ -503,12 +506,16 @@ async function execute(
       if (answers === "aborted") return;
       const good: { ordinal: number; answer_text: string }[] = [];
       const outcomes: TaskOutcome[] = [];
+      const noDocument = new Set<number>(); // the ordinals whose process printed no JSON document
       for (const t of batch) {
         const a = answers.get(t.ordinal);
         if (a === undefined)
           outcomes.push({ ordinal: t.ordinal, status: "invalid", reason: "no answer for this ordinal" });
-        else if (typeof a === "object") outcomes.push({ ordinal: t.ordinal, ...a });
-        else good.push({ ordinal: t.ordinal, answer_text: a });
+        else if (typeof a === "object") {
+          const { no_document, ...outcome } = a;
+          if (no_document) noDocument.add(t.ordinal);
+          outcomes.push({ ordinal: t.ordinal, ...outcome });
+        } else good.push({ ordinal: t.ordinal, answer_text: a });
       }
       try {
         outcomes.push(...(await submitGood(backend, cp.run_id, good)));
@@ -520,7 +527,7 @@ async function execute(
         internal.abort();
         return;
       }
-      for (const o of outcomes.sort((x, y) => x.ordinal - y.ordinal)) record(o);
+      for (const o of outcomes.sort((x, y) => x.ordinal - y.ordinal)) record(o, noDocument.has(o.ordinal));
     }
   };
   try {

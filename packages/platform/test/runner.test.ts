@@ -187,16 +187,83 @@ describe("runner policies", () => {
     expect((await s.platform.getRun(r.run_id)).receipt!.tasks[five.ordinal]!.answer_digest).toBeNull();
   }, 60_000);
 
-  it("garbage output and crashes are invalid outcomes under policy skip", async () => {
+  it("garbage output after an answer is an invalid outcome under policy skip, and the run is finalized", async () => {
     const s = await store();
     const r = await runBenchmark(
       await s.platform.backend("garbage"),
       s.slug,
       "garbage",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "garbage" } },
-      { batchSize: 8, concurrency: 2 },
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "garbage-after-0" } },
+      { batchSize: 1, concurrency: 1 },
     );
-    expect(r.outcomes.every((o) => o.status === "invalid" && /JSON/.test(o.reason!))).toBe(true);
+    expect(r.outcomes.find((o) => o.ordinal === 0)).toEqual({ ordinal: 0, status: "answered" });
+    const rest = r.outcomes.filter((o) => o.ordinal !== 0);
+    expect(rest).toHaveLength(r.task_count - 1);
+    for (const o of rest)
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason: `stdout is not one JSON document: unexpected character "I" at offset 0, expected a value; stdout starts "I think it is rain\\n"`,
+      });
+    expect(r.finalized!.counts.answered).toBe(1);
+  }, 60_000);
+
+  // probe39 B-F3: an agent that exited 0 with no JSON document on stdout for every task was finalized with
+  // zero answers (its attempt used up), while the same agent exiting 1 cost no attempt
+  it("an agent that exits 0 with no JSON document before any answer costs no attempt: the run stays in progress, resume continues it", async () => {
+    const s = await store();
+    const cases = [
+      {
+        id: "garbage",
+        agent: { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "garbage" } },
+        says: `stdout is not one JSON document: unexpected character "I" at offset 0, expected a value; stdout starts "I think it is rain\\n"`,
+      },
+      {
+        id: "silent",
+        agent: { kind: "command", command: "cat >/dev/null; echo 'model error' >&2" },
+        says: "stdout is not one JSON document: it is empty: the agent exited 0 and printed no answer; its stderr ends:\n    model error",
+      },
+      {
+        id: "traceback",
+        agent: {
+          kind: "command",
+          command:
+            "cat >/dev/null; echo 'Traceback (most recent call last): ModuleNotFoundError: No module named openai'",
+        },
+        says: `stdout is not one JSON document: unexpected character "T" at offset 0, expected a value; stdout starts "Traceback (most recent call last): Modul"...`,
+      },
+    ] as const;
+    for (const c of cases) {
+      const e = await runBenchmark(await s.platform.backend(c.id), s.slug, c.id, c.agent, {
+        batchSize: 4,
+        concurrency: 2,
+      }).catch((x: unknown) => x);
+      expect(e, c.id).toBeInstanceOf(PlatformError);
+      const err = e as PlatformError;
+      expect(err.code).toBe("agent_failed");
+      expect(err.details).toMatchObject({
+        attempt: 1,
+        attempt_used: false,
+        status: "invalid",
+        reason: c.says,
+      });
+      expect(err.message).toContain(
+        `the agent failed before any answer was submitted (task ${err.details.ordinal as number}: invalid: ${c.says})`,
+      );
+      expect(err.message).toMatch(/attempt 1 is not used up/);
+      expect(err.message).toMatch(/resume run-[0-9a-f]+\)$/);
+      const runId = err.details.run_id as string;
+      expect((await s.platform.getRun(runId)).status).toBe("in_progress");
+      expect(Object.keys(readCheckpoint(await s.platform.backendOfRun(runId), runId).outcomes)).toEqual([]);
+      // the same attempt goes on with a fixed agent
+      const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
+        kind: "command",
+        command: `node ${AGENT}`,
+      });
+      expect(r.attempt).toBe(1);
+      expect(r.finalized!.counts.answered).toBe(r.task_count);
+      expect(r.finalized!.attempts_remaining).toBe(2);
+    }
   }, 60_000);
 
   it("an agent that crashes before any answer costs no attempt: nothing is finalized, resume continues it", async () => {
@@ -472,6 +539,50 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
         reason: `ordinal ${o.ordinal} is answered more than once ($.answers[${2 * i}] and $.answers[${2 * i + 1}])`,
       });
     }
+    expect(r.finalized!.counts.answered).toBe(0);
+  }, 60_000);
+});
+
+// probe39 B-F2: stdout was read with JSON.parse, so a key written twice gave its last value (stored and
+// graded), and `"ordinal": 0.0` answered task 0
+describe("an agent's stdout is read by the strict parser of SPEC 2 (probe39 B-F2)", () => {
+  it("a key written twice in an answer's object makes the batch invalid, naming its JSON path; nothing is stored", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      await s.platform.backend("dupkey"),
+      s.slug,
+      "dupkey",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "dup-key" } },
+      { batchSize: 4, concurrency: 2 },
+    );
+    expect(r.outcomes).toHaveLength(r.task_count);
+    for (const o of r.outcomes)
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason:
+          "stdout is not strict JSON (SPEC 2): a key written twice in one object (neither value is taken) at $.answers[0].answer_text",
+      });
+    expect(r.finalized!.counts.answered).toBe(0);
+    expect(await s.platform.runAnswers(r.run_id)).toHaveProperty("size", 0);
+  }, 60_000);
+
+  it("an ordinal written with a fraction (`3.0`) answers no task, named by its JSON path", async () => {
+    const s = await store();
+    const r = await runBenchmark(
+      await s.platform.backend("floaty"),
+      s.slug,
+      "floaty",
+      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "float-ordinal" } },
+      { concurrency: 2 },
+    );
+    expect(r.outcomes).toHaveLength(r.task_count);
+    for (const o of r.outcomes)
+      expect(o).toEqual({
+        ordinal: o.ordinal,
+        status: "invalid",
+        reason: `no answer for this ordinal (answering no task of the batch: $.answers[0].ordinal ${o.ordinal}.0 is not an integer (an ordinal has no fraction or exponent))`,
+      });
     expect(r.finalized!.counts.answered).toBe(0);
   }, 60_000);
 });

@@ -1,7 +1,15 @@
 /**
  * Asking an agent for one answer (the CLI agent protocol `bench-bounty.agent.v1`, or an in-process function), with the task timeout, and checking what it answered.
  */
-import { trimWhiteSpace } from "@bench-bounty/evidence";
+import {
+  isEvidenceError,
+  isJsonFloat,
+  isJsonObject,
+  parseJson,
+  shortenPath,
+  trimWhiteSpace,
+  type JsonValue,
+} from "@bench-bounty/evidence";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RunBackend } from "../backend.js";
@@ -12,8 +20,16 @@ import { firstInvalidUtf8, jsonPathAtByte } from "../utf8.js";
 import type { Checkpoint } from "./checkpoint.js";
 import type { TaskOutcome } from "../runner.js";
 
-/** The answers of one batch by ordinal: the answer text, or the outcome of a task that has none. */
-export type BatchAnswers = Map<number, string | { status: TaskOutcome["status"]; reason: string }>;
+/**
+ * The answers of one batch by ordinal: the answer text, or the outcome of a task that has none.
+ * `no_document` marks a batch whose process exited 0 with no JSON document on stdout (empty, or text
+ * that is not JSON): a failed process, as a non-zero exit is, for the rule that an agent failing before
+ * any answer costs no attempt (probe39 B-F3); the runner does not record the flag.
+ */
+export type BatchAnswers = Map<
+  number,
+  string | { status: TaskOutcome["status"]; reason: string; note?: string; no_document?: true }
+>;
 
 /** Protocol tag written to CLI agents. */
 export const AGENT_PROTOCOL = "bench-bounty.agent.v1";
@@ -51,7 +67,10 @@ function stderrNote(tail: string): string {
 
 function check(value: unknown): string | { status: "invalid"; reason: string } {
   if (typeof value !== "string")
-    return { status: "invalid", reason: `answer is ${value === null ? "null" : typeof value}, not a string` };
+    return {
+      status: "invalid",
+      reason: `answer is ${value === null ? "null" : isJsonFloat(value) || typeof value === "bigint" ? "number" : typeof value}, not a string`,
+    };
   if (trimWhiteSpace(value) === "") return { status: "invalid", reason: "empty answer" };
   return value;
 }
@@ -121,8 +140,14 @@ export async function askAgent(
     log,
   );
   if (res.kind === "aborted") return "aborted";
-  const failAll = (status: TaskOutcome["status"], reason: string, note?: string) => {
-    for (const t of batch) out.set(t.ordinal, { status, reason, ...(note !== undefined ? { note } : {}) });
+  const failAll = (status: TaskOutcome["status"], reason: string, note?: string, noDocument = false) => {
+    for (const t of batch)
+      out.set(t.ordinal, {
+        status,
+        reason,
+        ...(note !== undefined ? { note } : {}),
+        ...(noDocument ? { no_document: true as const } : {}),
+      });
     return out;
   };
   const limitMs = cp.options.task_timeout_ms * batch.length;
@@ -152,18 +177,18 @@ export async function askAgent(
       "invalid",
       `stdout is not UTF-8: invalid byte sequence at byte offset ${bad} (${jsonPathAtByte(res.stdout, bad)})`,
     );
-  let doc: unknown;
+  // the strict parser of SPEC 2, as a REST or MCP body is read (probe39 B-F2: `JSON.parse` took the last
+  // of a key written twice, `{"answer_text":"first","answer_text":"second"}` graded "second")
+  let doc: JsonValue;
   try {
-    doc = JSON.parse(Buffer.from(res.stdout).toString("utf8"));
+    doc = parseJson(res.stdout);
   } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-    return failAll("invalid", "stdout is not one JSON document");
+    if (!isEvidenceError(e)) throw e;
+    if (e.code === "invalid_json")
+      return failAll("invalid", noDocumentReason(res.stdout, e.message, res.stderrTail), undefined, true);
+    return failAll("invalid", strictRefusal(e.code, e.path));
   }
-  const list = Array.isArray(doc)
-    ? doc
-    : typeof doc === "object" && doc !== null
-      ? (doc as { answers?: unknown }).answers
-      : undefined;
+  const list = Array.isArray(doc) ? doc : isJsonObject(doc) ? doc.answers : undefined;
   if (!Array.isArray(list))
     return failAll("invalid", 'stdout must be {"answers": [{"ordinal", "answer_text"}]}');
   const wanted = new Set(batch.map((t) => t.ordinal));
@@ -224,6 +249,31 @@ export function absoluteAgentCommand(command: string, from: string = process.cwd
   return found ? words.join("") : undefined;
 }
 
+/**
+ * The reason of a batch whose stdout is JSON text the strict parser (SPEC 2) refuses: a key written
+ * twice in one object (neither value is taken), a lone surrogate, NaN, an integer too large, nesting too
+ * deep; named by the parser's code and the JSON path (bounded, escaped: the agent's key names are in it).
+ */
+function strictRefusal(code: string, path: string): string {
+  const what = code === "duplicate_key" ? "a key written twice in one object (neither value is taken)" : code;
+  return `stdout is not strict JSON (SPEC 2): ${what} at ${terminalText(shortenPath(path))}`;
+}
+
+/**
+ * The reason of a batch whose agent exited 0 with stdout (UTF-8) that is no JSON document: empty, or
+ * what the parser says (`unexpected character "I" at offset 0, expected a value`) and how stdout
+ * starts (its first 40 characters as a JSON string, escaped, `...` when there are more), then the tail
+ * of its stderr.
+ */
+function noDocumentReason(stdout: Uint8Array, parserSays: string, stderrTail: string): string {
+  const text = Buffer.from(stdout).toString("utf8");
+  const what =
+    trimWhiteSpace(text) === ""
+      ? `it is empty${text === "" ? "" : " (white space only)"}: the agent exited 0 and printed no answer`
+      : `${terminalText(parserSays)}; stdout starts ${terminalText(JSON.stringify(text.slice(0, 40)))}${text.length > 40 ? "..." : ""}`;
+  return `stdout is not one JSON document: ${what}${stderrNote(stderrTail)}`;
+}
+
 /** Whether `bytes` are one whole JSON document (UTF-8): what an agent prints before it exits. */
 function isJsonDocument(bytes: Uint8Array): boolean {
   if (bytes.length === 0 || firstInvalidUtf8(bytes) >= 0) return false;
@@ -257,12 +307,15 @@ const MAX_UNUSABLE_SHOWN = 3;
  * (they reach the operator's terminal).
  */
 function unusableEntry(entry: unknown, wanted: ReadonlySet<number>): string | null {
-  if (typeof entry !== "object" || entry === null || Array.isArray(entry))
-    return ` is ${kindOf(entry)}, not {"ordinal", "answer_text"}`;
+  if (!isJsonObject(entry)) return ` is ${kindOf(entry)}, not {"ordinal", "answer_text"}`;
   const { ordinal } = entry as { ordinal?: unknown };
   if (ordinal === undefined) return ".ordinal is missing";
-  if (typeof ordinal !== "number") return `.ordinal is ${kindOf(ordinal)}, not a number`;
-  if (!wanted.has(ordinal)) {
+  // an ordinal is written as an integer: `0.0` or `0e0` is no ordinal, never read as 0 (probe39 B-F2)
+  if (isJsonFloat(ordinal))
+    return `.ordinal ${shown(ordinal)} is not an integer (an ordinal has no fraction or exponent)`;
+  if (typeof ordinal !== "number" && typeof ordinal !== "bigint")
+    return `.ordinal is ${kindOf(ordinal)}, not a number`;
+  if (typeof ordinal === "bigint" || !wanted.has(ordinal)) {
     const list = [...wanted].sort((x, y) => x - y);
     const of = list.length <= 5 ? list.join(", ") : `${list.slice(0, 5).join(", ")}, ...`;
     return `.ordinal ${shown(ordinal)} is not an ordinal of this batch (${of})`;
@@ -274,12 +327,18 @@ function unusableEntry(entry: unknown, wanted: ReadonlySet<number>): string | nu
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
+  if (isJsonFloat(value) || typeof value === "bigint") return `a number (${shown(value)})`;
   if (typeof value === "object") return "an object";
   return `a ${typeof value} (${shown(value)})`;
 }
 
 /** A JSON value of an agent's output as a message shows it: its JSON text, at most 40 characters, escaped. */
 function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  // a number as the agent wrote it: a float's lexeme (`0.0`), a big integer's digits
+  const text = isJsonFloat(value)
+    ? value.lexeme
+    : typeof value === "bigint"
+      ? value.toString()
+      : (JSON.stringify(value) ?? String(value));
   return terminalText(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }
