@@ -556,26 +556,27 @@ export async function lockBounty(
     thresholdBps: unchecked.thresholdBps,
     splitsBps: unchecked.splitsBps,
   };
+  // the gateway's lock parameters for the benchmark's root with these times and money terms
+  const lockParams = (
+    t: Pick<typeof unchecked, "closesAt" | "awardDeadline" | "thresholdBps" | "splitsBps">,
+  ) => ({
+    authorPrivateKey: o.authorPrivateKey,
+    ...(o.token ? { token: o.token } : {}),
+    ...(o.awarder ? { awarder: o.awarder } : {}),
+    pool,
+    testSetRoot: b.commit_root,
+    leafCount: b.leaf_count,
+    closesAt: t.closesAt,
+    awardDeadline: t.awardDeadline,
+    thresholdBps: t.thresholdBps,
+    splitsBps: t.splitsBps,
+  });
   let terms: ReturnType<typeof assertBountyTerms>;
   try {
     terms = assertBountyTerms(unchecked, landing);
     assertCloseAfterLanding(terms.closesAt, landing);
   } catch (e) {
-    const live = await chain.liveBountyOfRoot(
-      {
-        authorPrivateKey: o.authorPrivateKey,
-        ...(o.token ? { token: o.token } : {}),
-        ...(o.awarder ? { awarder: o.awarder } : {}),
-        pool,
-        testSetRoot: b.commit_root,
-        leafCount: b.leaf_count,
-        closesAt: unchecked.closesAt,
-        awardDeadline: unchecked.awardDeadline,
-        thresholdBps: unchecked.thresholdBps,
-        splitsBps: unchecked.splitsBps,
-      },
-      landing,
-    );
+    const live = await chain.liveBountyOfRoot(lockParams(unchecked), landing);
     if (live === undefined) throw e;
     return adoptLiveBounty(ctx, p, slug, live, wanted, landing);
   }
@@ -590,18 +591,7 @@ export async function lockBounty(
   if (!b.commitment_anchor) await anchorCommitment(ctx, slug);
   let bountyId: bigint;
   try {
-    ({ bountyId } = await chain.lockBounty({
-      authorPrivateKey: o.authorPrivateKey,
-      ...(o.token ? { token: o.token } : {}),
-      ...(o.awarder ? { awarder: o.awarder } : {}),
-      pool,
-      testSetRoot: b.commit_root,
-      leafCount: b.leaf_count,
-      closesAt: terms.closesAt,
-      awardDeadline: terms.awardDeadline,
-      thresholdBps: terms.thresholdBps,
-      splitsBps: terms.splitsBps,
-    }));
+    ({ bountyId } = await chain.lockBounty(lockParams(terms)));
   } catch (e) {
     const live = liveBountyOfRoot(e);
     if (live === undefined) throw e;
