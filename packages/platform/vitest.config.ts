@@ -21,6 +21,7 @@ const STORE_TESTS = [
   "test/dataset.test.ts",
   "test/detail.test.ts",
   "test/identity.test.ts",
+  "test/revoked-key-writes.test.ts",
   "test/publish.test.ts",
   "test/label-free.test.ts",
   "test/runs.test.ts",

@@ -30,6 +30,7 @@ const POSTGRES_TESTS = [
   "test/write-lock-wait.test.ts",
   "test/start-pages.test.ts",
   "test/account-keys.test.ts",
+  "test/revoked-key-acts.test.ts",
   "test/run-id.test.ts",
   "test/publish-seed.test.ts",
 ];

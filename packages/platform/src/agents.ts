@@ -16,6 +16,7 @@ import { paysAuthor } from "@bench-bounty/evidence";
 import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertAgentOwner, assertMayOwnAgents } from "./identity/access.js";
+import { assertKeyActive } from "./identity/key-check.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import type { Tables } from "./store.js";
 import { isoMillis } from "./time.js";
@@ -465,6 +466,8 @@ export async function pastSettledAwards<T>(
  *   (`agent_owner_only` for another account's agent or name, `operator_owns_no_agents` for the operator),
  *   `agent_quota_exceeded` (`agents_per_account`, {@link AgentQuota}), `is_author_agent_locked` (a
  *   change of `is_author_agent` once the agent has any run)
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function registerAgent(
   ctx: PlatformContext,
@@ -477,10 +480,13 @@ export async function registerAgent(
   if (checked.withdrawal_address !== undefined)
     await checkWithdrawalAddressOnChain(ctx, checked.withdrawal_address);
   return pastSettledAwards(ctx, (settled) =>
-    ctx.store.tx((t) => writeAgent(ctx, t, p, agentId, checked, settled), {
-      locksBy: how.answerBy,
-      account: p.account_id,
-    }),
+    ctx.store.tx(
+      async (t) => {
+        await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
+        return writeAgent(ctx, t, p, agentId, checked, settled);
+      },
+      { locksBy: how.answerBy, account: p.account_id },
+    ),
   );
 }
 
@@ -489,6 +495,8 @@ export async function registerAgent(
  * @throws PlatformError `unknown_agent`, `forbidden` (`agent_owner_only`), `invalid_withdrawal_address`,
  *   `award_in_progress` (a winner of an award not confirmed yet, {@link updateAgent}), `server_busy` (past
  *   `how.answerBy`: nothing written)
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function setWithdrawalAddress(
   ctx: PlatformContext,
@@ -502,8 +510,16 @@ export async function setWithdrawalAddress(
   const lower = await checkWithdrawalAddressOnChain(ctx, address);
   return pastSettledAwards(ctx, (settled) =>
     ctx.store.tx(
-      async (t) =>
-        updateAgent(t, p, (await t.agents.get(agentId)) ?? agent, { withdrawal_address: lower }, settled),
+      async (t) => {
+        await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
+        return updateAgent(
+          t,
+          p,
+          (await t.agents.get(agentId)) ?? agent,
+          { withdrawal_address: lower },
+          settled,
+        );
+      },
       { locksBy: how.answerBy, account: p.account_id },
     ),
   );

@@ -8,6 +8,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { PlatformContext, WriteHow } from "./context.js";
 import { PlatformError } from "./errors.js";
 import { assertDatasetOwner } from "./identity/access.js";
+import { assertKeyActive } from "./identity/key-check.js";
 import { isOperatorAccount, type Principal } from "./identity/principal.js";
 import type { DatasetSummary } from "./publish.js";
 import { DELETE_CHUNK } from "./store/datasets.js";
@@ -70,6 +71,8 @@ export interface DeletedDataset {
  *   account's; `dataset_published` (409, `details: {dataset_id, slug}`) when a benchmark was published
  *   from it (it stays); `server_busy` when the mark's lock waits pass `how.answerBy` ({@link WriteHow}:
  *   nothing written; the removal after the mark is not bounded)
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function deleteDataset(
   ctx: PlatformContext,
@@ -79,6 +82,7 @@ export async function deleteDataset(
 ): Promise<DeletedDataset> {
   const deleted = await ctx.store.tx(
     async (t) => {
+      await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
       const ds = await t.datasets.getLocked(datasetId);
       if (ds === null)
         throw new PlatformError("unknown_dataset", `no dataset ${datasetId}`, { dataset_id: datasetId });

@@ -59,6 +59,7 @@ export * from "./terminal.js";
 export * from "./identity/principal.js";
 export * from "./identity/accounts.js";
 export * from "./identity/access.js";
+export { assertKeyActive } from "./identity/key-check.js";
 export * from "./network-share.js";
 export type * from "./identity/account-view.js";
 export { hashKey, keyPrefixOf, mintKey, redactKeys, type MintedKey } from "./identity/keys.js";

@@ -54,6 +54,7 @@ import { removeDeletedDataset } from "./dataset-library.js";
 import { anchoredHere, NO_CHAIN_HERE, shownDigest, withheldDigests } from "./reveal.js";
 import { isoMillis } from "./time.js";
 import { assertDatasetOwner, assertRole, forbid } from "./identity/access.js";
+import { assertKeyActive } from "./identity/key-check.js";
 import { isOperator, isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "./identity/principal.js";
 import {
   type PublishOptions,
@@ -216,6 +217,8 @@ export function prepareDataset(input: unknown): PreparedDataset {
  * @throws PlatformError `forbidden` (not an author); `dataset_quota_exceeded` (nothing stored);
  *   `server_busy` (past `how.answerBy`: nothing stored); `write_too_long` when `how.answerBy` passes
  *   while its rows are inserted (its own size, not contention: nothing stored; probe29 A-F4)
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function storeDataset(
   ctx: PlatformContext,
@@ -261,6 +264,7 @@ export async function storeDataset(
     return storePending(ctx, owner, d, { row, limit, allLimit, answerBy: how.answerBy }, record);
   const inserted = await ctx.store.tx(
     async (t) => {
+      await assertKeyActive(t, owner); // the calling key still works (probe39 A-F2)
       // the check and the insert in one transaction (nothing is written when refused), under the
       // account's lock (`bytesOf` with `lock`): two uploads of one account do not both pass it
       if (limit !== null) {
@@ -355,6 +359,7 @@ async function fillPending(
   const id = w.row.dataset_id;
   const bounded = { locksBy: w.answerBy, account: owner.account_id };
   const reserved = await ctx.store.tx(async (t) => {
+    await assertKeyActive(t, owner); // the calling key still works (probe39 A-F2: a slow upload)
     if (w.limit !== null) {
       assertDatasetBytes(
         w.limit,
@@ -385,6 +390,7 @@ async function fillPending(
       "the dataset's rows",
     );
     const visible = await ctx.store.tx(async (t) => {
+      await assertKeyActive(t, owner); // revoked while the rows went in: not made visible
       if (Date.now() >= w.answerBy) throw writeTooLong("the dataset's rows", rows.length);
       return t.datasets.makeVisible(id);
     }, bounded);
@@ -764,6 +770,8 @@ export async function assertPublishQuota(ctx: PlatformContext, p: Principal, t?:
  * after its last read or write (probe31 A-F6: the store was closed under a publish, "The database
  * connection is not open").
  * @throws PlatformError as the module doc says; `server_busy` with `details.stopping` once the platform stops
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export function publishBenchmark(
   ctx: PlatformContext,
@@ -795,13 +803,12 @@ async function publishNow(
   const existing = await ctx.store.benchmarks.slugOfDataset(datasetId);
   if (existing !== null) throw benchmarkExists(datasetId, existing);
   if (options.slug !== undefined) {
-    if (typeof options.slug !== "string" || !SLUG_RE.test(options.slug)) {
+    if (typeof options.slug !== "string" || !SLUG_RE.test(options.slug))
       throw new PlatformError(
         "invalid_slug",
         "slug must match ^[a-z0-9][a-z0-9-]{1,127}$ (lowercase letters, digits, dashes)",
         { field: "slug" },
       );
-    }
     if (RESERVED_SLUGS.includes(options.slug))
       throw new PlatformError(
         "invalid_slug",
@@ -859,6 +866,7 @@ async function publishNow(
   const locksBy = { locksBy: how.answerBy, account: author.account_id };
   const known = await budgeted(() =>
     ctx.store.tx(async (t) => {
+      await assertKeyActive(t, author); // the calling key still works (probe39 A-F2)
       // Checked again inside the transaction: another process may have published meanwhile (the
       // unique constraints on slug and dataset_id decide a race the reads did not see).
       // the dataset's row lock, which a deletion takes too: gone now, it is not published

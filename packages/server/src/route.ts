@@ -30,6 +30,7 @@ import { SMALL_BODY, type BodyLimits } from "./body-limits.js";
 import { EdgeError, MAX_DETAIL_ITEMS } from "./errors.js";
 import { bodyBytes } from "./node-body.js";
 import { readQuery } from "./query.js";
+import { assertKeyStillWorks } from "./middleware/auth.js";
 
 /**
  * How a body is handed to the handler once the strict parser accepted it: `json` (what JSON.parse
@@ -575,13 +576,21 @@ export function defineRoute<B extends z.ZodType | undefined>(
     if (spec.auth === "required") requirePrincipal(c.var.principal); // 401 before any body is read
     checkPathParams(c, params);
     readQuery(c, spec.query ? Object.keys(spec.query.shape) : []); // 400 `invalid_query`: a name it does not declare
+    // the key checked again once the body is in, before the handler acts (probe39 A-F2: a key revoked
+    // while its body was still arriving wrote after its revocation)
     if (!spec.body) {
-      if (spec.method !== "get") validateBody(NO_BODY, (await readBody(c, "json", true, SMALL_BODY)).value);
+      if (spec.method !== "get") {
+        const { value } = await readBody(c, "json", true, SMALL_BODY);
+        await assertKeyStillWorks(c);
+        validateBody(NO_BODY, value);
+      }
       return spec.handler(c, undefined as never);
     }
     if (spec.bodyMode === "bytes") {
       assertJsonType(c);
-      return spec.handler(c, (await bodyBytes(c)) as never);
+      const bytes = await bodyBytes(c);
+      await assertKeyStillWorks(c);
+      return spec.handler(c, bytes as never);
     }
     const { value, exact } = await readBody(
       c,
@@ -589,6 +598,7 @@ export function defineRoute<B extends z.ZodType | undefined>(
       spec.bodyOptional === true,
       spec.bodyMode === "lossless" ? undefined : (spec.bodyLimits ?? SMALL_BODY),
     );
+    await assertKeyStillWorks(c);
     return spec.handler(c, validateBody(spec.body, value, exact) as never, exact);
   });
 }

@@ -17,6 +17,7 @@ import {
   type ServiceBountyParties,
 } from "../terms.js";
 import { assertAuthorOrOperator, isAuthorOf } from "../identity/access.js";
+import { assertKeyActive } from "../identity/key-check.js";
 import { isAuthorAgent } from "../agents.js";
 import type { Tables } from "../store.js";
 import type { Principal } from "../identity/principal.js";
@@ -79,6 +80,8 @@ export function serviceParties(chain: NonNullable<PlatformContext["chain"]>): Se
  *   {@link assertCloseAhead}),
  *   `winner_without_withdrawal_address` (a run that ranks or may still rank belongs to an agent without a
  *   withdrawal address: {@link assertRunsPayable}; nothing written)
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function attachBounty(
   ctx: PlatformContext,
@@ -148,6 +151,7 @@ export async function attachBounty(
   try {
     await ctx.store.tx(
       async (t) => {
+        await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
         const now = await getBenchmark(ctx, slug, t, { lock: true });
         assertAttachable(now, attached, await t.benchmarks.slugOfBounty(attached));
         assertPrizeMayAttach(now, attached);

@@ -28,6 +28,7 @@ import {
 import { foldName } from "../store/accounts.js";
 import { isoMillis } from "../time.js";
 import { hashKey, keyPrefixOf, mintKey, namedKeyPrefix, sameHash } from "./keys.js";
+import { assertKeyActive, invalidKeyMessage, revokedKeyReason, UNKNOWN_KEY } from "./key-check.js";
 import { ACCOUNT_ROLES, OPERATOR_ACCOUNT_ID, type Principal, type Role } from "./principal.js";
 
 /** Account names: {@link NAME_RE} (one namespace with agent ids). */
@@ -168,7 +169,7 @@ export async function createAccount(
  */
 export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promise<Principal> {
   const refuse = (why: string): never => {
-    throw new PlatformError("unauthenticated", `invalid API key: ${why}`, { rule: "valid_key_required" });
+    throw new PlatformError("unauthenticated", invalidKeyMessage(why), { rule: "valid_key_required" });
   };
   if (typeof apiKey !== "string" || apiKey === "") return refuse("none given");
   if (ctx.operatorKeyHash !== null && sameHash(hashKey(apiKey), ctx.operatorKeyHash))
@@ -181,8 +182,8 @@ export async function authenticate(ctx: PlatformContext, apiKey: unknown): Promi
   const prefix = keyPrefixOf(apiKey);
   if (prefix === null) return refuse("not a bench-bounty key (bbk_...)");
   const row = await ctx.store.accounts.keyByPrefix(prefix);
-  if (!row || !sameHash(hashKey(apiKey), row.key_hash)) return refuse("unknown key");
-  if (row.revoked_at !== null) return refuse(`key ${prefix} was revoked at ${row.revoked_at}`);
+  if (!row || !sameHash(hashKey(apiKey), row.key_hash)) return refuse(UNKNOWN_KEY);
+  if (row.revoked_at !== null) return refuse(revokedKeyReason(prefix, row.revoked_at));
   return { account_id: row.account_id, roles: row.roles, via: "key", key_prefix: prefix };
 }
 
@@ -209,7 +210,8 @@ export const MAX_REVOKED_KEYS_KEPT = 20;
  * @returns the new key, shown this once
  * @throws PlatformError `forbidden` (`operator_key_from_environment`) for the operator key;
  *   `too_many_keys` (`details.max_active_keys`, `details.active_keys`) when the account already holds
- *   the most active keys (revoke one first); `server_busy` past `how.answerBy` (nothing written)
+ *   the most active keys (revoke one first); `server_busy` past `how.answerBy` (nothing written);
+ *   `forbidden` (`known_key`) when the calling key was revoked before the write (`assertKeyActive`, probe39 A-F2)
  */
 export async function issueKey(ctx: PlatformContext, p: Principal, how: WriteHow = {}): Promise<IssuedKey> {
   refuseOperatorKeys(p);
@@ -217,6 +219,7 @@ export async function issueKey(ctx: PlatformContext, p: Principal, how: WriteHow
   await ctx.store.tx(
     async (t) => {
       await t.accounts.lockKeys(p.account_id);
+      await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
       const active = await t.accounts.countActiveKeys(p.account_id);
       if (active >= MAX_ACTIVE_KEYS)
         throw new PlatformError(
@@ -265,7 +268,7 @@ export function keyPrefixNamed(named: string): string {
  * echoed, probe19 B-F6).
  * @throws PlatformError `unknown_key` when it is neither a prefix nor a key (not echoed), or not one of
  *   the caller's keys (the prefix named); `last_active_key` when it is the account's only active key
- *   (issue another key first)
+ *   (issue another key first); `forbidden` (`known_key`) when the calling key was revoked before the write (`assertKeyActive`, probe39 A-F2)
  */
 export async function revokeKey(
   ctx: PlatformContext,
@@ -278,6 +281,7 @@ export async function revokeKey(
   return ctx.store.tx(
     async (t) => {
       await t.accounts.lockKeys(p.account_id);
+      await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
       const keys = await t.accounts.listKeys(p.account_id);
       const target = keys.find((k) => k.key_prefix === keyPrefix);
       if (!target)
@@ -320,6 +324,7 @@ function refuseOperatorKeys(p: Principal): void {
  * `how.answerBy` bounds its lock waits ({@link WriteHow}).
  * @returns the account's agents as written
  * @throws PlatformError `invalid_withdrawal_address`, `forbidden` (`operator_owns_no_agents`),
+ *   `forbidden` (`known_key`) when the calling key was revoked before the write (`assertKeyActive`, probe39 A-F2);
  *   `server_busy` (past `how.answerBy`: nothing written), `award_in_progress` (an agent is a winner of
  *   an award that may still pay, `updateAgent`: an award the chain shows settled is passed,
  *   `pastSettledAwards`), and those of {@link writeAgent}
@@ -339,6 +344,7 @@ export async function setAccountWithdrawalAddress(
   return pastSettledAwards(ctx, (settled) =>
     ctx.store.tx(
       async (t) => {
+        await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
         const agents = await t.agents.ofAccount(p.account_id);
         if (agents.length === 0 && fallback !== null && checked !== null)
           return [await writeAgent(ctx, t, p, fallback, checked, settled)];

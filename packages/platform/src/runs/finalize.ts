@@ -27,6 +27,7 @@ import {
   receiptsVisible,
 } from "../identity/access.js";
 import { isOperatorAccount, OPERATOR_ACCOUNT_ID, type Principal } from "../identity/principal.js";
+import { assertKeyActive } from "../identity/key-check.js";
 import { gradePlan, gradePlanSliced, scoreGraded, type GradedPlanTask } from "../grading.js";
 import {
   anchoredHere,
@@ -108,6 +109,8 @@ export interface FinalizeOptions {
  * @throws PlatformError `unknown_run`, `already_finalized`, `benchmark_awarded` (an award of the benchmark
  *   is prepared, sent or confirmed: its ranking is fixed; `details.award_status` is the award row's
  *   status, the message says which), `invalid_option`
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function finalizeRun(
   ctx: PlatformContext,
@@ -136,6 +139,7 @@ export async function finalizeRun(
     const known = await gradeBeforeTx(ctx, await getRun(ctx, runId), tasks);
     return ctx.store.tx(
       async (t) => {
+        await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
         // Lock order: the benchmark, then the run (the award's preparation locks the benchmark too, so a
         // finalize either commits before the award ranks the runs or sees the award and is refused).
         const b = await getBenchmark(ctx, slug, t, { lock: true });

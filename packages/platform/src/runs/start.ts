@@ -10,6 +10,7 @@ import type { Tables } from "../store.js";
 import { isUniqueViolation } from "../store/executor.js";
 import { closingChainTime, closureOf, getBenchmark, getTasks } from "../publish.js";
 import { assertAgentOwner, assertMayOwnAgents } from "../identity/access.js";
+import { assertKeyActive } from "../identity/key-check.js";
 import { type Principal } from "../identity/principal.js";
 import {
   assertRoomForAccountOnBenchmark,
@@ -143,6 +144,8 @@ export async function storeAwardable(ctx: PlatformContext): Promise<boolean> {
  *   that many agents on the benchmark already, `AgentQuota`), `answer_quota_exceeded` (the run's plan
  *   and receipt reserve, `runStartBytes`, would take the account's or all accounts' stored bytes past
  *   their bound, `countStoredBytes`; nothing stored, no attempt used)
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function startRun(
   ctx: PlatformContext,
@@ -195,6 +198,7 @@ export async function startRun(
   const idKey = await ctx.store.datasets.idKey(Buffer.from(ctx.randomBytes(32)).toString("hex"));
   const started = await ctx.store.tx(
     async (t) => {
+      await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
       // a new agent is registered in the run's transaction: a start refused (or busy) leaves no agent
       if (newAgent !== null) assertAgentOwner(p, await writeAgent(ctx, t, p, agentId, newAgent));
       // The agent's row is locked (PostgreSQL) so two processes starting its runs take turns; the

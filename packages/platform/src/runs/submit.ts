@@ -29,6 +29,7 @@ import {
 import { NETWORK_SHARE_DIVISOR, networkShareOf } from "../network-share.js";
 import { closingChainTime, closureOf, getBenchmark, getTasks } from "../publish.js";
 import { assertRunOwner } from "../identity/access.js";
+import { assertKeyActive } from "../identity/key-check.js";
 import { isOperatorAccount, type Principal } from "../identity/principal.js";
 import { answerPackBytes, MAX_ANSWER_LENGTH } from "../pack-budget.js";
 import { answerAllowanceOf } from "../publish.js";
@@ -198,6 +199,8 @@ function assertTakesAnswers(
  *   and `max_non_starter_run`; for a json_fields task the decoded strings of the answer's members count too,
  *   probe36 V-F2: then `member` names the member's JSON path in the answer and `offset` is in its decoded
  *   string)) and `details.valid_ordinals`
+ * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
+ *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */
 export async function submitAnswers(
   ctx: PlatformContext,
@@ -250,6 +253,7 @@ export async function submitAnswers(
   const now = isoMillis(ctx.clock());
   return ctx.store.tx(
     async (t) => {
+      await assertKeyActive(t, p); // the calling key still works (probe39 A-F2)
       // The run's row is locked (PostgreSQL): a finalize in another process waits, or has finished.
       const cur = await getRun(ctx, runId, t, { lock: true });
       if (cur.status !== "in_progress")

@@ -118,6 +118,28 @@ export class AccountsTable extends TableModule {
   }
 
   /**
+   * The state of a key as a keyed write sees it, inside that write's transaction: its account and when
+   * it was revoked (null while it works), or null when no key has `prefix` (never issued, or deleted).
+   * On PostgreSQL the row is read `FOR SHARE`: a revocation (an `UPDATE` of the row, or the deletion
+   * of an old revoked key) waits for the write to end, so a write that found its key working commits
+   * before the key's revocation, never after it (probe39 A-F2). SQLite's IMMEDIATE transaction holds
+   * the write lock already.
+   */
+  async keyStateForWrite(prefix: string): Promise<{ account_id: string; revoked_at: string | null } | null> {
+    const name = `accounts.keyStateForWrite${this.locks ? ".share" : ""}`;
+    const r = (
+      await this.compiled(name, [prefix], () => {
+        const q = this.db
+          .selectFrom("api_keys")
+          .select(["account_id", "revoked_at"])
+          .where("key_prefix", "=", arg<string>(0));
+        return this.locks ? q.forShare() : q;
+      })
+    ).rows[0];
+    return r ?? null;
+  }
+
+  /**
    * Takes the lock of a name of the shared namespace of account names and agent ids until the
    * transaction ends (PostgreSQL: a transaction-scoped advisory lock; SQLite's IMMEDIATE transaction
    * holds the write lock already). Call it inside a transaction before checking and writing the name:

@@ -24,7 +24,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env.js";
 import { EdgeError, errorResponseOf, MAX_DETAIL_ITEMS, statusOf } from "../errors.js";
-import { BEARER_CHALLENGE } from "../middleware/auth.js";
+import { assertKeyStillWorks, BEARER_CHALLENGE } from "../middleware/auth.js";
 import { bodyBytes } from "../node-body.js";
 import {
   assertUtf8Uncompressed,
@@ -595,6 +595,7 @@ async function handle(c: Context<AppEnv>, slug: string | null, limiters: McpLimi
     answerBytes: limiters.answerBytes,
     revealBy: c.var.revealBy,
     answers,
+    keyStillWorks: () => assertKeyStillWorks(c),
   };
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -95,6 +95,12 @@ export interface ToolContext {
    * text sent), so an integer argument is kept only as sent (`validateBody`); undefined: not known.
    */
   sentArguments?: (id: RequestId) => JsonValue | undefined;
+  /**
+   * Checks that the request's key (if any) still works, run at each tool call's turn, before it begins
+   * (`assertKeyStillWorks`): a call after one that revoked the key, or after the owner revoked it, is
+   * refused `forbidden` (`known_key`), never run as the key (probe39 A-F2). Undefined: not checked.
+   */
+  keyStillWorks?: () => Promise<void>;
 }
 
 /** The request's bound on a tool's write ({@link WriteHow}): its lock waits end by `revealBy`. */
@@ -130,6 +136,7 @@ async function call(
 ): Promise<CallToolResult> {
   const run = async () => {
     try {
+      await t.keyStillWorks?.(); // a key revoked since the request came (or by a call before): not run
       if (write) t.answers?.beforeWrite(); // a bucket owing an earlier write's answer: not run (429 body)
       const r = await fn();
       return ok(r.value, r.text);

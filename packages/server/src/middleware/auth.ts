@@ -5,8 +5,9 @@
  * 401). A key nobody holds: 403 `forbidden` at once, naming the rule. Which principal may do what is
  * the domain's business; this only says who is calling.
  */
-import { PlatformError } from "@bench-bounty/platform";
-import type { MiddlewareHandler } from "hono";
+import { PlatformError, type Principal } from "@bench-bounty/platform";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Domain } from "../domain.js";
 import type { AppEnv } from "../env.js";
 import { BEARER_CHALLENGE, EdgeError } from "../errors.js";
 
@@ -79,6 +80,33 @@ export function apiKeyOf(headers: { get(name: string): string | null | undefined
   return x ?? bearer;
 }
 
+/**
+ * The principal of a key that was sent: the platform's `authenticate`.
+ * @throws EdgeError `forbidden` (403), `details.rule: "known_key"`, with the platform's reason, for a key
+ *   nobody holds or one revoked (`invalid API key: key <prefix> was revoked at <time>`)
+ */
+export async function principalOfKey(domain: Domain, key: string): Promise<Principal> {
+  return domain.authenticate(key).catch((e: unknown) => {
+    if (e instanceof PlatformError && e.code === "unauthenticated")
+      throw new EdgeError("forbidden", e.message, { ...e.details, rule: "known_key" });
+    throw e;
+  });
+}
+
+/**
+ * Checks again that the request's key (if it sent one) still works, when its request is about to act:
+ * a key revoked since its request's headers arrived acts no more (probe39 A-F2: a slow body, or the
+ * calls of an MCP batch after the one that revoked it, still acted as it). REST checks it once the body
+ * is read, before the handler; MCP before each `tools/call` of a batch. The keyed writes check it
+ * again in their own transaction (the platform's `assertKeyActive`), where a revocation cannot come
+ * between the check and the write.
+ * @throws EdgeError `forbidden` (403), `details.rule: "known_key"` ({@link principalOfKey})
+ */
+export async function assertKeyStillWorks(c: Context<AppEnv>): Promise<void> {
+  const key = c.var.apiKey;
+  if (key !== null && key !== undefined) await principalOfKey(c.var.domain, key);
+}
+
 /** Sets `principal` and `apiKey` on the context. */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -89,11 +117,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       return next();
     }
     // A key was sent but nobody holds it (or it was revoked): 403, with the platform's reason.
-    const principal = await c.var.domain.authenticate(key).catch((e: unknown) => {
-      if (e instanceof PlatformError && e.code === "unauthenticated")
-        throw new EdgeError("forbidden", e.message, { ...e.details, rule: "known_key" });
-      throw e;
-    });
+    const principal = await principalOfKey(c.var.domain, key);
     c.set("principal", principal);
     c.set("apiKey", key);
     return next();
