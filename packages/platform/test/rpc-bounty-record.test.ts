@@ -5,12 +5,11 @@
  * record as the RPC's failure (`chain_error`, naming the member); an honest answer is read as it was.
  */
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { encodeFunctionResult, type Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChainGateway } from "../src/chain.js";
 import { PlatformError } from "../src/errors.js";
+import { useStubRpc } from "./helpers.js";
 
 const REGISTRY = "0x2000000000000000000000000000000000000002";
 const BOUNTY = "0x1000000000000000000000000000000000000001";
@@ -52,33 +51,11 @@ const RESULTS: Record<string, Hex> = {
   split: withWord(14, hex64(1n << 16n)),
 };
 
-let server: Server;
-let base = "";
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; method: string };
-      const name = (req.url ?? "/").slice(1);
-      const result = call.method === "eth_call" ? RESULTS[name] : null;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const rpc = useStubRpc((method, path) => (method === "eth_call" ? RESULTS[path] : null));
 
 const gateway = (name: string): ChainGateway =>
   ChainGateway.connect({
-    rpcUrl: `${base}/${name}`,
+    rpcUrl: `${rpc()}/${name}`,
     chainId: 31337,
     contracts: { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY },
     readAs: AUTHOR,

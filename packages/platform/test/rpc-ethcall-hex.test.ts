@@ -7,12 +7,11 @@
  * naming eth_call and `$.result`. A real `"0x"` stays the contract's "no data".
  */
 import { anchorRegistryAbi } from "@bench-bounty/contracts";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { encodeFunctionResult, type Hex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChainGateway } from "../src/chain.js";
 import { PlatformError } from "../src/errors.js";
+import { useStubRpc } from "./helpers.js";
 
 const REGISTRY = "0x2000000000000000000000000000000000000002";
 const BOUNTY = "0x1000000000000000000000000000000000000001";
@@ -41,34 +40,12 @@ const RESULTS: Record<string, unknown> = {
   short: ANCHOR_OF.slice(0, -2),
 };
 
-let server: Server;
-let base = "";
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; method: string };
-      const [, name, plain] = (req.url ?? "/").split("/");
-      const result = call.method === "eth_call" ? RESULTS[name!] : null;
-      // on /<name>/plain as text (viem then parses the text itself)
-      res.writeHead(200, { "content-type": plain === "plain" ? "text/plain" : "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+// on /<name>/plain as text (viem then parses the text itself)
+const rpc = useStubRpc((method, path) => (method === "eth_call" ? RESULTS[path.split("/")[0]!] : null));
 
 const gateway = (path: string): ChainGateway =>
   ChainGateway.connect({
-    rpcUrl: `${base}${path}`,
+    rpcUrl: `${rpc()}${path}`,
     chainId: 31337,
     contracts: { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY },
     readAs: ANCHORER,
