@@ -24,6 +24,7 @@ import { awardLock } from "../src/award/state.js";
 import { AWARD_ANSWER_GRACE_MS } from "../src/award.js";
 import { DOOR_WAIT_MS } from "../src/award/door.js";
 import { STOP_CHECK_MS, type ChainConfig } from "../src/chain.js";
+import { delayingProxy } from "./rpc-proxy.js";
 import {
   chainClock,
   chainConfig,
@@ -85,7 +86,7 @@ async function readyToAward(
   const fromBlock = await dc.publicClient.getBlockNumber();
   // the same store without a chain (a read-only mirror, or the CLI without --rpc-url)
   const offChain = () => openAt({ ...where, clock: clock.now });
-  return { platform, open, offChain, where, slug, bountyId, winner, fromBlock, closesAt };
+  return { platform, open, offChain, where, slug, bountyId, winner, fromBlock, closesAt, clock };
 }
 
 /** The platform account's anchor calls (to the AnchorRegistry) waiting in the node's pool. */
@@ -958,6 +959,59 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
       details: { bounty_id: r.bountyId.toString(), prepared_ranking_digest: null },
     });
     await r.platform.close();
+  });
+
+  // probe39 C-F1: with the chain RPC too slow for the door's deadline, the recorded `funded` was taken for
+  // the chain's status: `not_awarded` "closed but not awarded yet" (or, the wall clock lagging the chain's,
+  // `withheld_live_contest` "live until") for a bounty Awarded on-chain
+  it("no award prepared here, the bounty awarded on-chain, then a chain RPC slower than the door's deadline: bounty_status_unknown with retry_after_seconds, never not_awarded nor withheld_live_contest; the chain answering again, awarded_elsewhere (probe39 C-F1)", async () => {
+    const dc = devChain();
+    const proxy = await delayingProxy(dc.rpcUrl, dc.contracts.benchmarkBounty);
+    try {
+      const r = await readyToAward(dc, 4, "elsewhere-slow-rpc", {}, proxy.url);
+      const tx = await dc.wallet(4).writeContract({
+        address: dc.contracts.benchmarkBounty,
+        abi: benchmarkBountyAbi,
+        functionName: "award",
+        args: [r.bountyId, [r.winner as Hex], `0x${"ce".repeat(32)}`],
+      });
+      await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+      expect(await r.platform.ctx.store.awards.get(r.slug)).toBeFalsy();
+      const unknown = {
+        kind: "unavailable",
+        reason: "bounty_status_unknown",
+        message: expect.stringMatching(/could not be read from the chain just now.*ask again in a moment/),
+        details: { bounty_id: r.bountyId.toString(), retry_after_seconds: 5 },
+      };
+      // the bounty's read (an eth_call) answers past the door's deadline; past the close by both clocks
+      proxy.delay.byMethod.eth_call = DOOR_WAIT_MS + 3000;
+      r.clock.advance(60_000); // no earlier read of the bounty reused
+      let started = Date.now();
+      expect(await r.platform.awardEvidence(r.slug)).toEqual(unknown);
+      expect(Date.now() - started).toBeLessThan(DOOR_WAIT_MS + 2500);
+      // the wall clock lagging the chain's (before closes_at) and every RPC call slow: not "live until"
+      // (the first slow read ended first, and is not reused: an answer from the clock's future)
+      await new Promise((ok) => setTimeout(ok, 4000));
+      proxy.delay.ms = DOOR_WAIT_MS + 3000;
+      r.clock.set((r.closesAt - 600) * 1000);
+      started = Date.now();
+      expect(await r.platform.awardEvidence(r.slug)).toEqual(unknown);
+      expect(Date.now() - started).toBeLessThan(DOOR_WAIT_MS + 2500);
+      // the chain answering in time again: the truth, Awarded elsewhere
+      proxy.delay.ms = 0;
+      proxy.delay.byMethod = {};
+      r.clock.set((r.closesAt + 600) * 1000);
+      await new Promise((ok) => setTimeout(ok, 4000)); // the slow reads in flight end
+      r.clock.advance(60_000);
+      expect(await r.platform.awardEvidence(r.slug)).toMatchObject({
+        kind: "unavailable",
+        reason: "awarded_elsewhere",
+        details: { bounty_id: r.bountyId.toString(), prepared_ranking_digest: null },
+      });
+      await r.platform.close();
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("changed after the award is confirmed but before its pack is minted: the pack names the address paid, and verifies", async () => {

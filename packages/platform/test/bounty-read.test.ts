@@ -71,7 +71,7 @@ describe("a read's on-chain view of a bounty is shared and short-lived (probe19 
     expect(r.ethCallsSince()).toBe(1);
   }, 120_000);
 
-  it("a slow RPC: the detail and the door answer from the store by the bound, the prize marked unchecked; the late answer serves the next read", async () => {
+  it("a slow RPC: the detail answers from the store by the bound, the prize marked unchecked, the door bounty_status_unknown (probe39 C-F1); the late answer serves the next read", async () => {
     const r = await lockedBehindProxy(devChain(), 4, "slow");
     r.clock.advance(BOUNTY_READ_TTL_MS); // what lockPrize's reads left is stale
     r.ethCallsSince();
@@ -86,7 +86,9 @@ describe("a read's on-chain view of a bounty is shared and short-lived (probe19 
       prize_checked_on_chain: false,
       bounty_status: "funded", // the store's recorded status
     });
-    expect(door).toMatchObject({ reason: "withheld_live_contest" });
+    // the bounty's status not read in time: it cannot be told (never "live until" from the recorded
+    // status: the chain may say Awarded, probe39 C-F1)
+    expect(door).toMatchObject({ reason: "bounty_status_unknown", details: { retry_after_seconds: 5 } });
     // answered while the one getBounty was still at the RPC
     expect(r.proxy.unanswered()).toBe(1);
     expect(r.ethCallsSince()).toBe(1);
@@ -99,7 +101,7 @@ describe("a read's on-chain view of a bounty is shared and short-lived (probe19 
     expect(r.ethCallsSince()).toBe(0);
   }, 120_000);
 
-  it("an unreachable RPC: the detail answers from the store, unchecked; a bounty recorded awarded is not read again", async () => {
+  it("an unreachable RPC: the detail answers from the store, unchecked, the door bounty_status_unknown (probe39 C-F1); a bounty recorded awarded is not read again", async () => {
     const r = await lockedBehindProxy(devChain(), 7, "down");
     r.clock.advance(BOUNTY_READ_TTL_MS);
     await r.proxy.close(); // the RPC refuses connections: getBounty fails with chain_error
@@ -109,7 +111,8 @@ describe("a read's on-chain view of a bounty is shared and short-lived (probe19 
       prize_checked_on_chain: false,
       bounty_status: "funded",
     });
-    expect(await r.platform.real.awardEvidence(r.slug)).toMatchObject({ reason: "withheld_live_contest" });
+    // the door cannot tell the bounty's status (probe39 C-F1)
+    expect(await r.platform.real.awardEvidence(r.slug)).toMatchObject({ reason: "bounty_status_unknown" });
 
     const other = await lockedBehindProxy(devChain(), 10, "final");
     const b = (await other.platform.real.getBenchmark(other.slug)).bounty!;

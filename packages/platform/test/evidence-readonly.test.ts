@@ -11,6 +11,8 @@ import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ChainGateway } from "../src/chain.js";
+import { DOOR_WAIT_MS } from "../src/award/door.js";
+import { delayingProxy } from "./rpc-proxy.js";
 import {
   chainClock,
   chainConfig,
@@ -219,6 +221,52 @@ describe("evidence reads the chain without the operator's key (probe24 C-F4)", {
     const after = await keylessEvidence(dc, slug, dir, "--rpc-url", dc.rpcUrl);
     expect(after.code, after.err).toBe(0);
     expect((JSON.parse(after.out) as { benchmark: { slug: string } }).benchmark.slug).toBe(slug);
+  });
+
+  // probe39 C-F1: the chain RPC too slow for the door's deadline, `evidence` said `not_awarded` "closed but
+  // not awarded yet" (or `withheld_live_contest`) for a bounty the awarder's key Awarded outside the store
+  it("no award prepared, the bounty awarded outside the store, the RPC's eth_call slower than the door's deadline: bounty_status_unknown, never not_awarded; answering in time, awarded_elsewhere (probe39 C-F1)", async () => {
+    const dc = devChain();
+    const operator = 14;
+    const { now: chainNow, clock } = await chainClock(dc);
+    const dir = tempDir("bb-evidence-slow-");
+    const platform = await openAt({ dir, clock: clock.now, chain: chainConfig(dc, operator) });
+    const { slug, bountyId, winner } = await publishLockAndRun(platform, dc, {
+      chainNow,
+      clock,
+      account: operator,
+      tag: "evidence-slow",
+      title: "Evidence slow RPC",
+    });
+    await platform.close();
+    const tx = await dc.wallet(operator).writeContract({
+      address: dc.contracts.benchmarkBounty,
+      abi: benchmarkBountyAbi,
+      functionName: "award",
+      args: [bountyId, [winner], `0x${"cf".repeat(32)}`],
+    });
+    await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+    const proxy = await delayingProxy(dc.rpcUrl, dc.contracts.benchmarkBounty);
+    try {
+      proxy.delay.byMethod.eth_call = DOOR_WAIT_MS + 3000;
+      const slow = await keylessEvidence(dc, slug, dir, "--rpc-url", proxy.url);
+      expect(slow.code, slow.err).toBe(1);
+      expect(JSON.parse(slow.out).error).toEqual({
+        code: "award_evidence_unavailable",
+        reason: "bounty_status_unknown",
+        message: expect.stringMatching(/could not be read from the chain just now.*ask again in a moment/),
+        details: { bounty_id: bountyId.toString(), retry_after_seconds: 5, reason: "bounty_status_unknown" },
+      });
+      proxy.delay.byMethod = {};
+      const answered = await keylessEvidence(dc, slug, dir, "--rpc-url", proxy.url);
+      expect(answered.code, answered.err).toBe(1);
+      expect(JSON.parse(answered.out).error).toMatchObject({
+        reason: "awarded_elsewhere",
+        details: { bounty_id: bountyId.toString(), prepared_ranking_digest: null },
+      });
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("a chain opened read-only refuses every write of the platform account before it signs, nothing sent", async () => {

@@ -192,7 +192,8 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
 
 /**
  * The door's status of each reason the domain gives for an unavailable pack (SPEC 8): 404 while there
- * is none, 503 while a confirmed award's pack is being minted. Served with code
+ * is none, 503 while a confirmed award's pack is being minted or the bounty's on-chain status could not be
+ * read in time (`bounty_status_unknown`, with `Retry-After`). Served with code
  * `award_evidence_unavailable` and the reason in the body; part of the one table above (the reasons
  * are not refusal codes: `award_pending` here is a pack not yet there, not a refused award).
  */
@@ -208,6 +209,8 @@ export const EVIDENCE_STATUS_OF: Readonly<Record<AwardEvidenceReason, 404 | 503>
   reclaimed_never_reveals: 404,
   award_pending: 404,
   pack_pending: 503,
+  // no award prepared here and the bounty's on-chain status not read in time: ask again (probe39 C-F1)
+  bounty_status_unknown: 503,
 };
 
 /** The door's status for an unavailable pack's reason. */

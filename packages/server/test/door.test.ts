@@ -171,6 +171,36 @@ describe("evidence door", () => {
     expect(nf.status).toBe(404);
     expect(nf.headers.get("retry-after")).toBeNull();
   });
+  // probe39 C-F1: a chain too slow for the door's deadline answered `not_awarded` (or `withheld_live_contest`)
+  // for a bounty Awarded on-chain; the door now says it cannot tell, and the edge serves that as a transient 503
+  it("a 503 bounty_status_unknown (the bounty's on-chain status not read in time) carries Retry-After on REST (GET and HEAD), and its details on MCP", async () => {
+    const message =
+      "bounty 17's status could not be read from the chain just now (it answered too slowly, or the read failed): whether it is awarded cannot be told: ask again in a moment";
+    const details = { bounty_id: "17", retry_after_seconds: 5 };
+    const door = doorOf(() => ({ kind: "unavailable", reason: "bounty_status_unknown", message, details }));
+    const a = createApp({
+      domain: { ...door.domain, assertBenchmark: async () => undefined } as unknown as Domain,
+    });
+    for (const method of ["GET", "HEAD"]) {
+      const r = await a.request("/api/v1/benchmarks/s/award-evidence", { method });
+      expect(r.status, method).toBe(503);
+      expect(r.headers.get("retry-after"), method).toBe("5");
+      if (method === "GET")
+        expect(((await r.json()) as any).error).toEqual({
+          code: "award_evidence_unavailable",
+          reason: "bounty_status_unknown",
+          message,
+          details: { ...details, reason: "bounty_status_unknown" },
+        });
+    }
+    const result = await mcpAwardEvidence(a);
+    expect(result.structuredContent).toEqual({
+      available: false,
+      reason: "bounty_status_unknown",
+      message,
+      details,
+    });
+  });
   it("answers 503 while a confirmed award's pack is being minted (the edge's reason-to-status table)", async () => {
     for (const [reason, status] of [
       ["pack_pending", 503],

@@ -33,8 +33,9 @@ export interface AwardEvidenceUnavailable {
    * prepared no award) and, when the chain's `Awarded` log was read, the award's transaction (`award_tx`,
    * `award_block`) and its ranking digest (`awarded_ranking_digest`); for `pack_pending` (the door's
    * 503), `retry_after_seconds`, when to ask again (an integer >= 1: REST's `Retry-After`; after a mint
-   * that failed for the operator's reasons, the seconds to the next attempt, {@link DOOR_MINT_BACKOFF_MS}).
-   * Absent for the other reasons.
+   * that failed for the operator's reasons, the seconds to the next attempt, {@link DOOR_MINT_BACKOFF_MS});
+   * for `bounty_status_unknown` (the door's 503), the bounty (`bounty_id`) and `retry_after_seconds`
+   * ({@link DOOR_RETRY_SECONDS}). Absent for the other reasons.
    */
   details?: Record<string, unknown>;
   /**
@@ -68,7 +69,10 @@ export type AwardEvidenceResult =
  * award is confirmed or in flight and its pack will exist soon; and `awarded_elsewhere`: the bounty is
  * Awarded on-chain by an award this store did not prepare, another ranking digest or other winners or
  * amounts, or none prepared here, so no pack of this store will ever exist; never `not_awarded` while the
- * chain says Awarded, probe37 C-F2; an implementation note of spec/README.md).
+ * chain says Awarded, probe37 C-F2; and the transient `bounty_status_unknown`: no award prepared here and
+ * the bounty's on-chain status not read by the door's deadline (a slow or failing chain RPC), so whether it
+ * is Awarded cannot be told, never the recorded `funded` taken for the chain's, probe39 C-F1; an
+ * implementation note of spec/README.md).
  */
 export type AwardEvidenceReason =
   | "unknown_benchmark"
@@ -80,13 +84,15 @@ export type AwardEvidenceReason =
   | "withheld_live_contest"
   | "reclaimed_never_reveals"
   | "pack_pending"
-  | "award_pending";
+  | "award_pending"
+  | "bounty_status_unknown";
 
 /**
  * The evidence door's answer for a benchmark: the stored pack bytes once awarded (minted, under the
  * award's lock, if an award was confirmed but its pack not yet stored), else the SPEC 8 reason. Answers
  * within {@link DOOR_WAIT_MS}, the chain's reads included: past it, what the store knows
- * (`pack_pending`, `award_pending`, or the bounty's recorded status), probe16 A-F3. The door's logic
+ * (`pack_pending`, `award_pending`, or `bounty_status_unknown`: the bounty's recorded status only on a
+ * chainless store, probe39 C-F1), probe16 A-F3. The door's logic
  * runs once ({@link awardEvidenceHead}), then the bytes are read by the head's hash
  * ({@link awardEvidenceBytes}).
  */
@@ -610,7 +616,11 @@ function lockedForDoor<T>(
 
 /**
  * The SPEC 8 reason of a benchmark without an award (yet); the chain's bounty status if read by `by`
- * (`bountyForRead`: shared with the detail's reads, at most 5 s old), else the recorded one.
+ * (`bountyForRead`: shared with the detail's reads, at most 5 s old). With a chain configured and no
+ * answer by `by` (a slow or failing RPC), `bounty_status_unknown` with `retry_after_seconds`: the bounty
+ * may be Awarded there by a key acting outside this store, so never `not_awarded` nor
+ * `withheld_live_contest` from the recorded status (probe39 C-F1). Only a chainless store answers from
+ * the recorded status.
  */
 async function notYetAwarded(
   ctx: PlatformContext,
@@ -640,11 +650,21 @@ async function notYetAwarded(
   let awardDeadline = BigInt(b.bounty.award_deadline);
   if (!isFinalBountyStatus(status)) {
     // the chain's view shared with the other reads (probe19 A-F7), by the door's deadline (probe16
-    // A-F3); else (no answer in time, or the chain cannot be read) the recorded status
+    // A-F3); the recorded status only without a chain (a chainless store: nothing else to go by)
     const onChain = await bountyForRead(ctx, BigInt(b.bounty.bounty_id), by);
     if (onChain) {
       status = statusName(onChain.status);
       awardDeadline = onChain.awardDeadline;
+    } else if (ctx.chain) {
+      // the chain did not answer in time, or its read failed: the bounty may be Awarded (or reclaimed)
+      // there by a key acting outside this store, so neither "not awarded yet" nor "live until" from
+      // the recorded `funded` (probe39 C-F1)
+      return {
+        kind: "unavailable",
+        reason: "bounty_status_unknown",
+        message: `bounty ${b.bounty.bounty_id}'s status could not be read from the chain just now (it answered too slowly, or the read failed): whether it is awarded cannot be told: ask again in a moment`,
+        details: { bounty_id: b.bounty.bounty_id, retry_after_seconds: DOOR_RETRY_SECONDS },
+      };
     }
   }
   if (status === "reclaimed")
