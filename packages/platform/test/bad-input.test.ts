@@ -710,6 +710,32 @@ describe("a buyer_only leaderboard in the CLI's table", () => {
   });
 });
 
+describe("run without --agent-id on a local store (probe39 A-N2)", () => {
+  // with --server the service names the default agent; a local run still names its agent
+  it("is refused invalid_option naming --agent-id, nothing started", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(store, "Temp {payload.temp}?", "--slug", "noid");
+    expect(pub.code, pub.err).toBe(0);
+    const key = await cliAccount(store, "noid-owner");
+    const r = await runCli(
+      ...["run", "noid", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`, "--no-progress"],
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^error: --agent-id is required on a local store \(with --server, the account's default agent runs without it\)$/m,
+    );
+    expect(r.err).toContain('"field": "agent-id"');
+    expect(r.err).not.toMatch(/at .*\.ts:\d+/);
+    const platform = await Platform.open({ dir: store });
+    try {
+      const mine = await platform.myRuns(await platform.authenticate(key));
+      expect(mine.runs).toEqual([]);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
 describe("the CLI's leaderboard table with a long agent id", () => {
   // probe39 B-N4: an id of 22+ characters ran into the composite ("...-of-40-chars0.2994")
   it("pads the agent column to the longest id, so every line splits on white space into its columns", async () => {
