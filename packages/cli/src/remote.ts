@@ -9,6 +9,7 @@
 import { ApiError, BenchBountyClient, MAX_REQUEST_BODY_BYTES, nextOffsetFollows } from "@bench-bounty/client";
 import { urlOrigin } from "@bench-bounty/verifier/url";
 import {
+  AGENT_ID_RE,
   MAX_DATASET_ROWS,
   PlatformError,
   RUN_ID_PATTERN,
@@ -173,10 +174,12 @@ export class HttpRunBackend implements RunBackend {
    *   started on the server by then, so the refusal is `interrupted` with `details.run_id`, `attempt` and
    *   `attempt_used: false` (no checkpoint is written: resume it with `--agent`, which adopts it)
    */
-  async start(slug: string, agentId: string, signal?: AbortSignal): Promise<StartedRun> {
-    const started = await viaApi(this.client.startRun(slug, { agent_id: agentId }), this.server, {
+  async start(slug: string, agentId: string | undefined, signal?: AbortSignal): Promise<StartedRun> {
+    // no agent named: the service starts the run as the account's default agent (probe39 A-N2)
+    const body = agentId === undefined ? {} : { agent_id: agentId };
+    const started = await viaApi(this.client.startRun(slug, body), this.server, {
       route: "POST /api/v1/benchmarks/:slug/runs",
-      what: "run (id of the platform's form run-<16 hex>, attempt) and tasks (ordinal, prompt; ordinals 0, 1, ... in order)",
+      what: "run (id of the platform's form run-<16 hex>, agent_id (the one asked for, if any), attempt) and tasks (ordinal, prompt; ordinals 0, 1, ... in order)",
       ok: (a) =>
         isObject(a) &&
         isObject(a.run) &&
@@ -184,6 +187,10 @@ export class HttpRunBackend implements RunBackend {
         // (probe15 B-F1/F2/F3/F8: a hostile server's id wrote outside --store, ran in a pasted command)
         typeof a.run.id === "string" &&
         RUN_ID_PATTERN.test(a.run.id) &&
+        // the agent the checkpoint records and the summary prints: an agent id, the one asked for
+        typeof a.run.agent_id === "string" &&
+        AGENT_ID_RE.test(a.run.agent_id) &&
+        (agentId === undefined || a.run.agent_id === agentId) &&
         Number.isSafeInteger(a.run.attempt) &&
         isFirstTaskPage(a.tasks) &&
         followsFirstPage(a) &&

@@ -154,6 +154,36 @@ describe("canonical JSON", () => {
     );
   });
 
+  it("a truncated or broken literal is named with the offset where it breaks, not at its first letter (probe39 C-N1)", () => {
+    const cases: [string, string][] = [
+      ["nul", "unexpected end of input at offset 3, inside the literal at offset 0 (expected null)"],
+      ["tru", "unexpected end of input at offset 3, inside the literal at offset 0 (expected true)"],
+      ["fals", "unexpected end of input at offset 4, inside the literal at offset 0 (expected false)"],
+      ["n", "unexpected end of input at offset 1, inside the literal at offset 0 (expected null)"],
+      [
+        '{"a":tru',
+        "$.a: unexpected end of input at offset 8, inside the literal at offset 5 (expected true)",
+      ],
+      ["nulx", 'unexpected character "x" at offset 3, inside the literal at offset 0 (expected null)'],
+      [
+        '{"a":tru}',
+        '$.a: unexpected character "}" at offset 8, inside the literal at offset 5 (expected true)',
+      ],
+      [
+        "[1, fa\u00e9]",
+        '$[1]: unexpected character U+00E9 "\u00e9" at offset 6, inside the literal at offset 4 (expected false)',
+      ],
+      // a lone first letter before something else is a word, not a literal
+      ["this is not json", 'unexpected character "t" at offset 0, expected a value'],
+    ];
+    for (const [input, message] of cases)
+      for (const form of [input, Buffer.from(input)]) {
+        const e = refusal(() => parseJson(form));
+        expect(e.code, input).toBe("invalid_json");
+        expect(e.message, input).toBe(message);
+      }
+  });
+
   it("parseJson refuses input that is neither a string nor bytes, saying so", () => {
     for (const bad of [undefined, null, 42, {}, new Uint16Array([0x3131]), new ArrayBuffer(2)]) {
       const e = refusal(() => parseJson(bad as never));

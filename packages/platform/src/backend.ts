@@ -5,6 +5,7 @@
  * remotely through an HTTP backend built on the typed client (package `@bench-bounty/client`), with the
  * same agent protocol, timeouts, checkpoints and resume.
  */
+import { PlatformError } from "./errors.js";
 import type { Principal } from "./identity/principal.js";
 import type { Platform } from "./platform.js";
 import type { FinalizeOptions, FinalizeResult, RunView, ServedTask, StartedRun } from "./runs.js";
@@ -30,12 +31,17 @@ export interface RunBackend {
   readonly privatePaths: readonly string[];
   /**
    * Starts an attempt (the wall clock starts) and reads every task of it.
+   * @param agentId the agent to run; undefined: the account's default agent, as the service decides
+   *   (`POST /benchmarks/:slug/runs` without `agent_id`: the agent named after the account; refused
+   *   `invalid_option` `no_default_agent` naming the account's agents), the remote backend only (probe39
+   *   A-N2); the answer's `run.agent_id` names the agent that runs
    * @param signal the runner's interrupt: a backend that reads the tasks in pages (the remote one) stops
    *   there at once, throwing `interrupted` with `details.run_id`, `attempt` and `attempt_used: false`
    *   (the run is started: `resume RUN_ID --agent CMD` adopts it; probe38 B-F3); a local backend ignores it
-   * @throws PlatformError `run_in_progress`, `max_attempts_reached`, ...; `interrupted`
+   * @throws PlatformError `run_in_progress`, `max_attempts_reached`, ...; `interrupted`; `invalid_option`
+   *   naming `agent_id` (no agent named, and none the service decides)
    */
-  start(slug: string, agentId: string, signal?: AbortSignal): Promise<StartedRun>;
+  start(slug: string, agentId: string | undefined, signal?: AbortSignal): Promise<StartedRun>;
   /**
    * The run's tasks as served.
    * @param signal as {@link start}'s: `interrupted` with `details.run_id` and `attempt_used: false`
@@ -72,7 +78,14 @@ export class LocalRunBackend implements RunBackend {
   get privatePaths(): readonly string[] {
     return [...this.platform.ctx.store.localPaths, ...this.alsoPrivate];
   }
-  start(slug: string, agentId: string): Promise<StartedRun> {
+  /** @throws PlatformError `invalid_option` naming `agent_id` when none is named: a local run names its agent */
+  start(slug: string, agentId: string | undefined): Promise<StartedRun> {
+    if (agentId === undefined)
+      return Promise.reject(
+        new PlatformError("invalid_option", "a run on a local store names its agent (agent_id)", {
+          field: "agent_id",
+        }),
+      );
     return this.platform.startRun(this.principal, slug, agentId);
   }
   tasks(runId: string): Promise<ServedTask[]> {

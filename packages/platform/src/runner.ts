@@ -222,6 +222,8 @@ export function checkAgentSandbox(backend: Pick<RunBackend, "privatePaths">, cwd
 
 /**
  * Starts a new attempt of `agentId` on `slug` and runs it to the end (or until interrupted).
+ * `agentId` undefined: the account's default agent, as a remote backend's service decides
+ * ({@link RunBackend.start}); the checkpoint and the result name the agent the start answers.
  * @throws PlatformError from start (`run_in_progress`, `max_attempts_reached`, ...), `agent_failed` (policy
  *   abort), `invalid_option` (fields `agents_dir`, `store`, `agent.cwd`) before the attempt starts when a
  *   CLI agent's sandbox cannot be made ({@link checkAgentSandbox})
@@ -229,7 +231,7 @@ export function checkAgentSandbox(backend: Pick<RunBackend, "privatePaths">, cwd
 export async function runBenchmark(
   backend: RunBackend,
   slug: string,
-  agentId: string,
+  agentId: string | undefined,
   agent: AgentSpec,
   opts: RunnerOptions = {},
 ): Promise<RunnerResult> {
@@ -239,7 +241,7 @@ export async function runBenchmark(
   const started = await backend.start(slug, agentId, opts.signal);
   const cp = newCheckpoint(
     backend,
-    { run_id: started.run.id, benchmark: slug, agent_id: agentId, attempt: started.run.attempt },
+    { run_id: started.run.id, benchmark: slug, agent_id: started.run.agent_id, attempt: started.run.attempt },
     started.tasks,
     agent,
     options,

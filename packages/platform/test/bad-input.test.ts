@@ -710,6 +710,78 @@ describe("a buyer_only leaderboard in the CLI's table", () => {
   });
 });
 
+describe("run without --agent-id on a local store (probe39 A-N2)", () => {
+  // with --server the service names the default agent; a local run still names its agent
+  it("is refused invalid_option naming --agent-id, nothing started", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(store, "Temp {payload.temp}?", "--slug", "noid");
+    expect(pub.code, pub.err).toBe(0);
+    const key = await cliAccount(store, "noid-owner");
+    const r = await runCli(
+      ...["run", "noid", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`, "--no-progress"],
+    );
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^error: --agent-id is required on a local store \(with --server, the account's default agent runs without it\)$/m,
+    );
+    expect(r.err).toContain('"field": "agent-id"');
+    expect(r.err).not.toMatch(/at .*\.ts:\d+/);
+    const platform = await Platform.open({ dir: store });
+    try {
+      const mine = await platform.myRuns(await platform.authenticate(key));
+      expect(mine.runs).toEqual([]);
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe("the CLI's leaderboard table with a long agent id", () => {
+  // probe39 B-N4: an id of 22+ characters ran into the composite ("...-of-40-chars0.2994")
+  it("pads the agent column to the longest id, so every line splits on white space into its columns", async () => {
+    const store = join(tempDir(), "st");
+    const pub = await publishCsv(store, "Temp {payload.temp}?", "--slug", "wide");
+    expect(pub.code, pub.err).toBe(0);
+    const key = await cliAccount(store, "wide-owner");
+    const long = "a-very-long-agent-identifier-of-40-chars";
+    for (const id of [long, "short"]) {
+      const r = await runCli(
+        ...["run", "wide", "--store", store, "--api-key", key, "--agent", `node ${AGENT}`],
+        ...["--agent-id", id, "--no-progress"],
+      );
+      expect(r.code, r.err).toBe(0);
+    }
+    const lb = await runCli("leaderboard", "wide", "--store", store);
+    expect(lb.code, lb.err).toBe(0);
+    const lines = lb.out.trimEnd().split("\n").slice(1);
+    expect(lines).toHaveLength(3);
+    const cells = lines.map((l) => l.split(/\s+/));
+    expect(cells[0]).toEqual([
+      "rank",
+      "agent",
+      "composite",
+      "public",
+      "accuracy",
+      "wall_s",
+      "attempts",
+      "run",
+    ]);
+    expect(
+      cells
+        .slice(1)
+        .map((c) => c[1])
+        .sort(),
+    ).toEqual([long, "short"].sort());
+    for (const c of cells.slice(1)) {
+      expect(c).toHaveLength(8);
+      expect(c[2]).toMatch(/^\d\.\d{4}$/);
+    }
+    // the columns line up: each starts where its header does
+    const start = lines[0]!.indexOf("composite");
+    for (const l of lines.slice(1)) expect(l.slice(start)).toMatch(/^\d\.\d{4} /);
+  });
+});
+
 describe("text from others reaches the terminal escaped (probeD3 F2)", () => {
   it("an agent's stderr tail: no ESC, BEL, C1 or bidi control reaches the operator's terminal; each is shown escaped", async () => {
     const store = join(tempDir(), "st");

@@ -334,11 +334,44 @@ describe("body-less routes read their body with the strict parser", () => {
         headers: { "content-type": "application/x-www-form-urlencoded" },
       });
       expect(form.status, t.path).toBe(415);
+      // a truncated literal is named where it breaks, not at its first letter (probe39 C-N1)
+      for (const [raw, path, message] of [
+        ["nul", "$", "unexpected end of input at offset 3, inside the literal at offset 0 (expected null)"],
+        ["nulx", "$", 'unexpected character "x" at offset 3, inside the literal at offset 0 (expected null)'],
+        [
+          '{"a":tru}',
+          "$.a",
+          '$.a: unexpected character "}" at offset 8, inside the literal at offset 5 (expected true)',
+        ],
+      ]) {
+        const lit = await call(live.url, "POST", t.path, { key: t.key(), raw: raw! });
+        expect(lit.status, `${t.path} ${raw}`).toBe(400);
+        expect(lit.json.error).toMatchObject({
+          code: "invalid_json",
+          message: `the body is not valid JSON: ${message}`,
+          details: { path, reason: "invalid_json" },
+        });
+      }
       // no body, white space, or {}: the route's own answer
-      for (const opts of [{}, { raw: " \n" }, { body: {} }]) {
+      for (const opts of [{}, { raw: "" }, { raw: " \n" }, { raw: "   " }, { raw: "\n\t " }, { body: {} }]) {
         const ok = await call(live.url, "POST", t.path, { key: t.key(), ...opts });
         expect(ok.status, `${t.path} ${JSON.stringify(opts)}`).toBe(t.accepted);
       }
+    }
+  });
+});
+
+describe("an absent or white-space-only body is one thing on every route (probe39 C-N1)", () => {
+  it("a route that takes a body refuses an absent and a white-space-only one alike, 400 invalid_json at $ (a body-less route accepts both: above)", async () => {
+    const relay = `/api/v1/benchmarks/${slug}/claims/relay`;
+    for (const raw of ["", "   ", "\n\t "]) {
+      const r = await call(live.url, "POST", relay, { key: keys.competitor, raw });
+      expect(r.status, JSON.stringify(raw)).toBe(400);
+      expect(r.json.error).toMatchObject({
+        code: "invalid_json",
+        message: "the body is not valid JSON: unexpected end of input, expected a value",
+        details: { path: "$", reason: "invalid_json" },
+      });
     }
   });
 });

@@ -106,6 +106,14 @@ const KEY_CACHE_LATIN1 = new Array<string | undefined>(KEY_CACHE_SIZE);
 /** The parsers' short-string cache (see `Parser.shortCache`). */
 const SHORT_CACHE = new Array<string | undefined>(SHORT_CACHE_SIZE);
 
+/** A character for a message: quoted when printable ASCII, else its code point before it (`U+00E9 "é"`). */
+function shownChar(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  return cp >= 0x20 && cp < 0x7f
+    ? JSON.stringify(ch)
+    : `U+${cp.toString(16).toUpperCase().padStart(4, "0")} ${JSON.stringify(ch)}`;
+}
+
 /** The same string, as the engine's internalized copy (a property key's own string). */
 function internalized(key: string): string {
   const o: Record<string, number> = {};
@@ -469,18 +477,21 @@ class Parser {
           this.pos += 4;
           return true;
         }
+        this.brokenLiteral("true");
         break;
       case 0x66: // f
         if (t.startsWith("false", this.pos)) {
           this.pos += 5;
           return false;
         }
+        this.brokenLiteral("false");
         break;
       case 0x6e: // n
         if (t.startsWith("null", this.pos)) {
           this.pos += 4;
           return null;
         }
+        this.brokenLiteral("null");
         break;
       case 0x4e: // N
         if (t.startsWith("NaN", this.pos)) this.failHere("nan", "NaN is not allowed");
@@ -498,12 +509,36 @@ class Parser {
         "invalid_json",
         `a byte-order mark (U+FEFF) at offset ${this.pos}: JSON text must not hold one (save the file as UTF-8 without BOM)`,
       );
-    const cp = ch.codePointAt(0)!;
-    const shown =
-      cp >= 0x20 && cp < 0x7f
-        ? JSON.stringify(ch)
-        : `U+${cp.toString(16).toUpperCase().padStart(4, "0")} ${JSON.stringify(ch)}`;
-    this.failHere("invalid_json", `unexpected character ${shown} at offset ${this.pos}, expected a value`);
+    this.failHere(
+      "invalid_json",
+      `unexpected character ${shownChar(ch)} at offset ${this.pos}, expected a value`,
+    );
+  }
+
+  /**
+   * At `this.pos` a value starts with `literal`'s first character but is not `literal`: when the input
+   * ends inside a prefix of it (`nul`, `{"a":tru`) or breaks after a prefix of two or more characters
+   * (`nulx`), fail naming where it breaks and the literal it started (probe39 C-N1: `nul` was "unexpected
+   * character "n" at offset 0, expected a value"). A lone first letter followed by something else
+   * (`this is not json`) returns, for readScalar's "unexpected character ..., expected a value".
+   */
+  private brokenLiteral(literal: "true" | "false" | "null"): void {
+    const t = this.text;
+    const start = this.pos;
+    let at = start + 1;
+    while (
+      at < t.length &&
+      at - start < literal.length &&
+      t.charCodeAt(at) === literal.charCodeAt(at - start)
+    )
+      at++;
+    const inside = `inside the literal at offset ${start} (expected ${literal})`;
+    if (at >= t.length) this.failHere("invalid_json", `unexpected end of input at offset ${at}, ${inside}`);
+    if (at - start >= 2)
+      this.failHere(
+        "invalid_json",
+        `unexpected character ${shownChar(this.charAtForMessage(at))} at offset ${at}, ${inside}`,
+      );
   }
 
   /** Fail at the position of the value being read (the current array index or object key). */

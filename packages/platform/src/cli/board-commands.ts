@@ -2,6 +2,32 @@
 import { Command, Option } from "commander";
 import { action, print, principalOf, storeOptions, type StoreOpts, withPlatform } from "./common.js";
 
+/** The leaderboard table's columns and their least widths (a cell wider than its column widens it). */
+const LEADERBOARD_COLUMNS: readonly (readonly [header: string, width: number])[] = [
+  ["rank", 6],
+  ["agent", 22],
+  ["composite", 11],
+  ["public", 9],
+  ["accuracy", 10],
+  ["wall_s", 12],
+  ["attempts", 10],
+  ["run", 0],
+];
+
+/**
+ * A text table: each column padded to the wider of its least width and its longest cell plus one space
+ * (probe39 B-N4: an agent id of 22+ characters ran into the composite column), so columns are always
+ * split by white space; the last column is not padded. One line per row, each ending in a newline.
+ */
+function textTable(columns: readonly (readonly [header: string, width: number])[], rows: string[][]): string {
+  const widths = columns.map(([header, least], i) =>
+    Math.max(least, header.length + 1, ...rows.map((r) => r[i]!.length + 1)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("") + "\n";
+  return [columns.map(([h]) => h), ...rows].map(line).join("");
+}
+
 /** Registers the read commands: leaderboard and show. */
 export function registerBoardCommands(program: Command): void {
   storeOptions(
@@ -31,10 +57,7 @@ export function registerBoardCommands(program: Command): void {
             return void process.stdout.write(
               `hidden: only the benchmark's author sees this leaderboard (leaderboard_visibility ${lb.leaderboard_visibility})\n`,
             );
-          process.stdout.write(
-            "rank  agent                 composite  public   accuracy  wall_s      attempts  run\n",
-          );
-          for (const r of lb.rows) {
+          const rows = lb.rows.map((r) => {
             const [comp, acc] =
               lb.board === "final"
                 ? [
@@ -42,10 +65,18 @@ export function registerBoardCommands(program: Command): void {
                     (r as { rank_accuracy: string }).rank_accuracy,
                   ]
                 : [(r as { score_composite_public: string }).score_composite_public, "hidden"];
-            process.stdout.write(
-              `${String(r.rank).padEnd(6)}${(r.agent_id + (r.is_author_agent ? " (author)" : "")).padEnd(22)}${comp.padEnd(11)}${r.score_public.padEnd(9)}${acc.padEnd(10)}${r.wall_seconds.padEnd(12)}${String(r.attempts_used).padEnd(10)}${r.run_id}\n`,
-            );
-          }
+            return [
+              String(r.rank),
+              r.agent_id + (r.is_author_agent ? " (author)" : ""),
+              comp,
+              r.score_public,
+              acc,
+              r.wall_seconds,
+              String(r.attempts_used),
+              r.run_id,
+            ];
+          });
+          process.stdout.write(textTable(LEADERBOARD_COLUMNS, rows));
         });
       }),
     );

@@ -443,7 +443,10 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
     ),
   )
     .requiredOption("--agent <command>", "agent command (run with sh -c)", shellCommand)
-    .requiredOption("--agent-id <id>", "agent id on the leaderboard")
+    .option(
+      "--agent-id <id>",
+      "agent id on the leaderboard (required on a local store; with --server, default: the account's default agent, the one named after it, as the server decides)",
+    )
     .addOption(
       repeatableOption(
         "--agent-env <name>",
@@ -465,6 +468,13 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
           o: StoreOpts & RunOpts & { server?: string; agentEnv?: string[] },
           cmd: Command,
         ) => {
+          // with --server the service names the agent when none is given (probe39 A-N2); a local run names it
+          if (!o.server && o.agentId === undefined)
+            throw new PlatformError(
+              "invalid_option",
+              "--agent-id is required on a local store (with --server, the account's default agent runs without it)",
+              { field: "agent-id" },
+            );
           // what works for a remote runner: the server's own routes (probe17 B-F11)
           if (o.server && (o.withdrawalAddress || o.author))
             throw new PlatformError(
@@ -499,9 +509,16 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
             for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
               let r: RunnerResult;
               try {
-                r = await runBenchmark(backend, slug, o.agentId!, agent, toRunnerOptions(o, signal));
+                r = await runBenchmark(backend, slug, o.agentId, agent, toRunnerOptions(o, signal));
               } catch (e) {
                 if (results.length > 0) print(results); // the attempts that did finish
+                // the server's "name one with agent_id" is this command's --agent-id (probe39 A-N2)
+                if (e instanceof PlatformError && e.details.reason === "no_default_agent")
+                  throw new PlatformError(
+                    e.code,
+                    `${e.message}\n(here: run again with --agent-id ID)`,
+                    e.details,
+                  );
                 const shown = withResumeCommand(e, { ...w, agent: o.agent! });
                 // interrupted while the started run's tasks were read: its resume line (with --agent), exit 130
                 if (printedInterruption(shown)) return;
@@ -514,7 +531,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
               const left = o.attempts! - i - 1;
               if (r.finalized?.attempts_remaining === 0 && left > 0) {
                 process.stderr.write(
-                  `warning: agent ${o.agentId!} has used all its attempts on ${slug}; the ${left} more --attempts asked for were not run\n`,
+                  `warning: agent ${r.agent_id} has used all its attempts on ${slug}; the ${left} more --attempts asked for were not run\n`,
                 );
                 break;
               }
