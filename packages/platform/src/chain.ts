@@ -526,6 +526,27 @@ function nonceRefusal(e: unknown): NonceRefusal | null {
 }
 
 /**
+ * Whether a send's failure `e` is the node's definite refusal of the transaction itself, nothing sent: a
+ * revert, or the node's words for a transaction it will not take (insufficient funds, intrinsic gas, a gas
+ * limit over the block's, a fee under the base fee or a replacement underpriced, a nonce too high, an
+ * unsupported type, an invalid sender). Anything else (a gateway's -32000 "connection reset", -32603) may
+ * have come after the transaction left, and is looked up by its hash first (`sendFailed`, probe39 B-F4).
+ */
+function definiteRefusal(e: unknown): boolean {
+  if (!(e instanceof BaseError)) return false;
+  if (revertOf(e)) return true;
+  let text = "";
+  e.walk((x) => {
+    const o = x as { message?: unknown; details?: unknown };
+    text += ` ${typeof o.message === "string" ? o.message : ""} ${typeof o.details === "string" ? o.details : ""}`;
+    return false;
+  });
+  return /insufficient funds|intrinsic gas|exceeds block gas limit|execution reverted|underpriced|fee cap|max fee per gas less than|base fee|nonce too high|transaction type not supported|invalid sender|invalid signature/i.test(
+    text,
+  );
+}
+
+/**
  * `e` (a send's failure) as `chain_error` with `details.tx_hash` and `details.may_be_sent`: the
  * transaction, signed here, may be on its way (`why`); the caller looks for it instead of giving up
  * (probe16 B-F12).
@@ -1571,26 +1592,68 @@ export class ChainGateway {
     });
     const hash = keccak256(serialized);
     beforeSend?.();
-    // a transport failure (no HTTP answer, a 5xx, a timeout), not a node's refusal of the transaction
-    let lost = false;
-    // the node's refusal of the transaction's nonce ("nonce too low", "already known")
-    let nonce = null as NonceRefusal | null;
+    let raw: unknown;
     try {
-      return await this.call(what, () =>
-        wallet.sendRawTransaction({ serializedTransaction: serialized }).catch((e: unknown) => {
-          lost =
-            e instanceof BaseError &&
-            e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
-          nonce = lost ? null : nonceRefusal(e);
-          throw e;
-        }),
-      );
+      return await wallet.sendRawTransaction({ serializedTransaction: serialized });
     } catch (e) {
-      if (!(e instanceof PlatformError)) throw e;
-      if (nonce !== null) return this.nonceRefused(what, hash, wallet.account.address, nonce, e);
-      if (!lost) throw e;
-      throw maybeSent(e, hash, "the node's answer was lost");
+      raw = e;
     }
+    return this.sendFailed(what, hash, wallet.account.address, raw);
+  }
+
+  /**
+   * The one rule for a send (signed here, so its hash `hash` is known) answered by the failure `raw`
+   * (probe39 B-F4, B-F5, B-N5): a definite refusal of the transaction itself ({@link definiteRefusal}: a
+   * revert, insufficient funds, intrinsic gas, a fee or nonce the node will not take, ...) is answered as
+   * the refusal (nothing was sent); the node's refusal of its nonce goes to {@link nonceRefused}; any other
+   * failure (no HTTP answer, a 5xx, a timeout, and a JSON-RPC error object such as a gateway's -32000
+   * "connection reset" after it forwarded the transaction) may have come after the transaction left, so
+   * the hash is looked up ({@link transactionState}) before answering: known to the node (pending, mined
+   * or reverted), it was sent, its hash is returned (the caller waits for it) and the operator's log says
+   * the answer was lost and the transaction adopted, never "failed"; not known, the failure is answered as
+   * before: a transport failure as `maybeSent` (the node may still get it), an error object as the refusal.
+   * A lookup that fails cannot tell: `maybeSent`.
+   * @returns the transaction's hash, when the node holds it
+   * @throws PlatformError `chain_error` (the refusal; `details.may_be_sent` with `tx_hash` when it may be
+   *   on its way), `server_busy` (the nonce taken: nothing sent)
+   */
+  private async sendFailed(what: string, hash: Hash, address: Address, raw: unknown): Promise<Hash> {
+    // a transport failure (no HTTP answer, a 5xx, a timeout), not a node's answer at all
+    const lost =
+      raw instanceof BaseError &&
+      raw.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
+    // the node's refusal of the transaction's nonce ("nonce too low", "already known")
+    const nonce = lost ? null : nonceRefusal(raw);
+    if (nonce !== null) return this.nonceRefused(what, hash, address, nonce, this.failureOf(what, raw));
+    if (!lost && definiteRefusal(raw)) throw this.failureOf(what, raw);
+    let state;
+    try {
+      state = await this.transactionState(hash, what);
+    } catch {
+      throw maybeSent(
+        this.failureOf(what, raw),
+        hash,
+        "its answer was lost and the node could not be asked whether it holds it",
+      );
+    }
+    if (state.state !== "unknown") {
+      this.failure(
+        what,
+        raw,
+        (text) =>
+          `${what}: the answer to its send was lost (${text}); transaction ${hash} found ${state.state}: adopted`,
+      );
+      return hash;
+    }
+    if (!lost) throw this.failureOf(what, raw);
+    throw maybeSent(this.failureOf(what, raw), hash, "the node's answer was lost");
+  }
+
+  /** {@link failure} as a PlatformError (what a send's failure is answered with). */
+  private failureOf(what: string, raw: unknown): PlatformError {
+    const e = this.failure(what, raw);
+    if (e instanceof PlatformError) return e;
+    throw e;
   }
 
   /**
@@ -1756,7 +1819,11 @@ export class ChainGateway {
   }
 
   /** What {@link call} throws for an error `e` of the read `what` (see {@link read}). */
-  private failure(what: string, e: unknown): unknown {
+  private failure(
+    what: string,
+    e: unknown,
+    line: (text: string) => string = (text) => `${what} failed: ${text}`,
+  ): unknown {
     const rpc = this.config.rpcUrl;
     const origin = publicOrigin(rpc);
     // the URL as given, and as the transport fetches it (userinfo moved to a header), replaced by `by`
@@ -1768,7 +1835,7 @@ export class ChainGateway {
     // operator's to see, in their log (probe17 A-F5).
     const unreachable = (message: string, more: Record<string, unknown> = {}): PlatformError => {
       (this.config.log ?? ((line) => void process.stderr.write(`${line}\n`)))(
-        `bench-bounty: chain RPC ${origin}: ${what} failed: ${named(message, origin)}`,
+        `bench-bounty: chain RPC ${origin}: ${line(named(message, origin))}`,
       );
       const served = named(message, "the chain RPC").split(origin).join("the chain RPC");
       return new PlatformError("chain_error", `${what} failed: ${withoutHost(served, rpc)} (the chain RPC)`, {
