@@ -1054,7 +1054,9 @@ export class ChainGateway {
    * custom error, `details.args` its arguments: `RootBoundToLiveBounty` names the author's live bounty on
    * the root), then the author's token balance must cover the pool (`invalid_option`, field `pool`).
    * A refusal of `createAndFund` once the approve is mined says so in its message and carries
-   * `details.approve_tx`, `details.allowance_left` (base units) and `details.spender` (probe38 C-F2).
+   * `details.approve_tx`, `details.allowance_left` (base units, read from the chain after the failure; null
+   * when that read failed, the message says why) and `details.spender` (probe38 C-F2, probe39 B-F5); a
+   * createAndFund whose answer was lost but which the node holds is waited for as sent (`sendFailed`).
    * @returns the new bounty id and the creation transaction
    */
   lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
@@ -1164,15 +1166,46 @@ export class ChainGateway {
       { wallet: author, signer: "the author" },
     );
     await this.wait(approve, "approve");
-    // from here the approve is mined: a refusal says so, and that its allowance stands (probe38 C-F2: a
-    // createAndFund reverted after the approve read as if nothing had been sent)
-    const afterApprove = (e: unknown): never => {
+    // from here the approve is mined: a refusal says so, and what allowance is left, read from the chain
+    // after the failure, never assumed (probe38 C-F2: a createAndFund reverted after the approve read as if
+    // nothing had been sent; probe39 B-F5: a createAndFund mined behind a lost answer used the allowance)
+    const afterApprove = async (e: unknown): Promise<never> => {
       if (!(e instanceof PlatformError)) throw e;
       const bounty = this.config.contracts.benchmarkBounty;
+      let allowance: bigint | undefined;
+      let unread = "";
+      try {
+        allowance = await this.call("read the author's allowance", () =>
+          this.publicClient.readContract({
+            address: token,
+            abi: testUsdcAbi,
+            functionName: "allowance",
+            args: [authorAddress, bounty],
+          }),
+        );
+      } catch (x) {
+        if (!(x instanceof PlatformError)) throw x;
+        unread = x.message;
+      }
+      const sent =
+        e.details.may_be_sent === true && typeof e.details.tx_hash === "string"
+          ? ` createAndFund (transaction ${e.details.tx_hash}) may have been sent: once it is mined the pool is in a bounty of the author's on this root, which a rerun of lock finds and attaches.`
+          : "";
+      const left =
+        allowance === undefined
+          ? `the allowance it left could not be read (${unread}): it is ${p.pool} base units of ${token} unless createAndFund used it`
+          : allowance === 0n
+            ? `the author ${authorAddress} allows BenchmarkBounty ${bounty} nothing of ${token} any more (read after the failure: createAndFund, or another transfer, used the allowance): run lock again, it finds the author's bounty on this root`
+            : `the author ${authorAddress} still allows BenchmarkBounty ${bounty} to take ${allowance} base units of ${token} (read after the failure); a rerun of lock approves ${p.pool} again (approve sets the allowance, it does not add), and approve(${bounty}, 0) on the token from the author's account revokes it`;
       throw new PlatformError(
         e.code,
-        `${e.message}. The approve (transaction ${approve}) was sent and mined before: the author ${authorAddress} still allows BenchmarkBounty ${bounty} to take ${p.pool} base units of ${token}; a rerun of lock approves that amount again (approve sets the allowance, it does not add), and approve(${bounty}, 0) on the token from the author's account revokes it`,
-        { ...e.details, approve_tx: approve, allowance_left: p.pool.toString(), spender: bounty },
+        `${e.message}. The approve (transaction ${approve}) was sent and mined before:${sent} ${left}`,
+        {
+          ...e.details,
+          approve_tx: approve,
+          allowance_left: allowance === undefined ? null : allowance.toString(),
+          spender: bounty,
+        },
       );
     };
     const hash = await this.write(
