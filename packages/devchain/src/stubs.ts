@@ -68,6 +68,11 @@ export interface LossyRpcRules {
   lose: string[];
   /** Methods answered by a 502 without being forwarded (lost before the node saw them). */
   drop: string[];
+  /**
+   * Methods forwarded to the node whose answers are replaced by a JSON-RPC error object,
+   * `{"code":-32000,"message":"connection reset"}` (a gateway whose upstream leg failed after forwarding).
+   */
+  errorOn: string[];
   /** After the first lost answer, every later request is answered 502 (the RPC went away right after the send). */
   downAfterLoss: boolean;
   /**
@@ -87,7 +92,7 @@ export interface LossyRpcProxy {
   readonly rules: LossyRpcRules;
   /** Requests forwarded to the node, by method. */
   readonly seen: Map<string, number>;
-  /** How many answers were lost (by {@link LossyRpcRules.lose}). */
+  /** How many answers were lost (by {@link LossyRpcRules.lose} or {@link LossyRpcRules.errorOn}). */
   lost(): number;
   /** Forwards everything again: empties the rules and ends the down and blind states. */
   reset(): void;
@@ -95,7 +100,13 @@ export interface LossyRpcProxy {
   close(): Promise<void>;
 }
 
-const NO_LOSS = (): LossyRpcRules => ({ lose: [], drop: [], downAfterLoss: false, blindAfterSend: false });
+const NO_LOSS = (): LossyRpcRules => ({
+  lose: [],
+  drop: [],
+  errorOn: [],
+  downAfterLoss: false,
+  blindAfterSend: false,
+});
 
 /** The first call of a JSON-RPC body (single or batch); an unreadable body is method `""`. */
 function firstCall(body: string): RpcCall & { id?: unknown } {
@@ -143,6 +154,13 @@ export async function startLossyRpcProxy(
             lost++;
             down = state.downAfterLoss;
             return void res.writeHead(502).end();
+          }
+          if (state.errorOn.includes(call.method)) {
+            lost++;
+            const error = { code: -32000, message: "connection reset" };
+            return void res
+              .writeHead(200, { "content-type": "application/json" })
+              .end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error }));
           }
           res.writeHead(answer.status, { "content-type": "application/json" }).end(bytes);
         })

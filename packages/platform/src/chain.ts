@@ -526,6 +526,27 @@ function nonceRefusal(e: unknown): NonceRefusal | null {
 }
 
 /**
+ * Whether a send's failure `e` is the node's definite refusal of the transaction itself, nothing sent: a
+ * revert, or the node's words for a transaction it will not take (insufficient funds, intrinsic gas, a gas
+ * limit over the block's, a fee under the base fee or a replacement underpriced, a nonce too high, an
+ * unsupported type, an invalid sender). Anything else (a gateway's -32000 "connection reset", -32603) may
+ * have come after the transaction left, and is looked up by its hash first (`sendFailed`, probe39 B-F4).
+ */
+function definiteRefusal(e: unknown): boolean {
+  if (!(e instanceof BaseError)) return false;
+  if (revertOf(e)) return true;
+  let text = "";
+  e.walk((x) => {
+    const o = x as { message?: unknown; details?: unknown };
+    text += ` ${typeof o.message === "string" ? o.message : ""} ${typeof o.details === "string" ? o.details : ""}`;
+    return false;
+  });
+  return /insufficient funds|intrinsic gas|exceeds block gas limit|execution reverted|underpriced|fee cap|max fee per gas less than|base fee|nonce too high|transaction type not supported|invalid sender|invalid signature/i.test(
+    text,
+  );
+}
+
+/**
  * `e` (a send's failure) as `chain_error` with `details.tx_hash` and `details.may_be_sent`: the
  * transaction, signed here, may be on its way (`why`); the caller looks for it instead of giving up
  * (probe16 B-F12).
@@ -1033,7 +1054,9 @@ export class ChainGateway {
    * custom error, `details.args` its arguments: `RootBoundToLiveBounty` names the author's live bounty on
    * the root), then the author's token balance must cover the pool (`invalid_option`, field `pool`).
    * A refusal of `createAndFund` once the approve is mined says so in its message and carries
-   * `details.approve_tx`, `details.allowance_left` (base units) and `details.spender` (probe38 C-F2).
+   * `details.approve_tx`, `details.allowance_left` (base units, read from the chain after the failure; null
+   * when that read failed, the message says why) and `details.spender` (probe38 C-F2, probe39 B-F5); a
+   * createAndFund whose answer was lost but which the node holds is waited for as sent (`sendFailed`).
    * @returns the new bounty id and the creation transaction
    */
   lockBounty(p: LockBountyParams): Promise<{ bountyId: bigint; txHash: Hash }> {
@@ -1143,15 +1166,46 @@ export class ChainGateway {
       { wallet: author, signer: "the author" },
     );
     await this.wait(approve, "approve");
-    // from here the approve is mined: a refusal says so, and that its allowance stands (probe38 C-F2: a
-    // createAndFund reverted after the approve read as if nothing had been sent)
-    const afterApprove = (e: unknown): never => {
+    // from here the approve is mined: a refusal says so, and what allowance is left, read from the chain
+    // after the failure, never assumed (probe38 C-F2: a createAndFund reverted after the approve read as if
+    // nothing had been sent; probe39 B-F5: a createAndFund mined behind a lost answer used the allowance)
+    const afterApprove = async (e: unknown): Promise<never> => {
       if (!(e instanceof PlatformError)) throw e;
       const bounty = this.config.contracts.benchmarkBounty;
+      let allowance: bigint | undefined;
+      let unread = "";
+      try {
+        allowance = await this.call("read the author's allowance", () =>
+          this.publicClient.readContract({
+            address: token,
+            abi: testUsdcAbi,
+            functionName: "allowance",
+            args: [authorAddress, bounty],
+          }),
+        );
+      } catch (x) {
+        if (!(x instanceof PlatformError)) throw x;
+        unread = x.message;
+      }
+      const sent =
+        e.details.may_be_sent === true && typeof e.details.tx_hash === "string"
+          ? ` createAndFund (transaction ${e.details.tx_hash}) may have been sent: once it is mined the pool is in a bounty of the author's on this root, which a rerun of lock finds and attaches.`
+          : "";
+      const left =
+        allowance === undefined
+          ? `the allowance it left could not be read (${unread}): it is ${p.pool} base units of ${token} unless createAndFund used it`
+          : allowance === 0n
+            ? `the author ${authorAddress} allows BenchmarkBounty ${bounty} nothing of ${token} any more (read after the failure: createAndFund, or another transfer, used the allowance): run lock again, it finds the author's bounty on this root`
+            : `the author ${authorAddress} still allows BenchmarkBounty ${bounty} to take ${allowance} base units of ${token} (read after the failure); a rerun of lock approves ${p.pool} again (approve sets the allowance, it does not add), and approve(${bounty}, 0) on the token from the author's account revokes it`;
       throw new PlatformError(
         e.code,
-        `${e.message}. The approve (transaction ${approve}) was sent and mined before: the author ${authorAddress} still allows BenchmarkBounty ${bounty} to take ${p.pool} base units of ${token}; a rerun of lock approves that amount again (approve sets the allowance, it does not add), and approve(${bounty}, 0) on the token from the author's account revokes it`,
-        { ...e.details, approve_tx: approve, allowance_left: p.pool.toString(), spender: bounty },
+        `${e.message}. The approve (transaction ${approve}) was sent and mined before:${sent} ${left}`,
+        {
+          ...e.details,
+          approve_tx: approve,
+          allowance_left: allowance === undefined ? null : allowance.toString(),
+          spender: bounty,
+        },
       );
     };
     const hash = await this.write(
@@ -1571,26 +1625,68 @@ export class ChainGateway {
     });
     const hash = keccak256(serialized);
     beforeSend?.();
-    // a transport failure (no HTTP answer, a 5xx, a timeout), not a node's refusal of the transaction
-    let lost = false;
-    // the node's refusal of the transaction's nonce ("nonce too low", "already known")
-    let nonce = null as NonceRefusal | null;
+    let raw: unknown;
     try {
-      return await this.call(what, () =>
-        wallet.sendRawTransaction({ serializedTransaction: serialized }).catch((e: unknown) => {
-          lost =
-            e instanceof BaseError &&
-            e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
-          nonce = lost ? null : nonceRefusal(e);
-          throw e;
-        }),
-      );
+      return await wallet.sendRawTransaction({ serializedTransaction: serialized });
     } catch (e) {
-      if (!(e instanceof PlatformError)) throw e;
-      if (nonce !== null) return this.nonceRefused(what, hash, wallet.account.address, nonce, e);
-      if (!lost) throw e;
-      throw maybeSent(e, hash, "the node's answer was lost");
+      raw = e;
     }
+    return this.sendFailed(what, hash, wallet.account.address, raw);
+  }
+
+  /**
+   * The one rule for a send (signed here, so its hash `hash` is known) answered by the failure `raw`
+   * (probe39 B-F4, B-F5, B-N5): a definite refusal of the transaction itself ({@link definiteRefusal}: a
+   * revert, insufficient funds, intrinsic gas, a fee or nonce the node will not take, ...) is answered as
+   * the refusal (nothing was sent); the node's refusal of its nonce goes to {@link nonceRefused}; any other
+   * failure (no HTTP answer, a 5xx, a timeout, and a JSON-RPC error object such as a gateway's -32000
+   * "connection reset" after it forwarded the transaction) may have come after the transaction left, so
+   * the hash is looked up ({@link transactionState}) before answering: known to the node (pending, mined
+   * or reverted), it was sent, its hash is returned (the caller waits for it) and the operator's log says
+   * the answer was lost and the transaction adopted, never "failed"; not known, the failure is answered as
+   * before: a transport failure as `maybeSent` (the node may still get it), an error object as the refusal.
+   * A lookup that fails cannot tell: `maybeSent`.
+   * @returns the transaction's hash, when the node holds it
+   * @throws PlatformError `chain_error` (the refusal; `details.may_be_sent` with `tx_hash` when it may be
+   *   on its way), `server_busy` (the nonce taken: nothing sent)
+   */
+  private async sendFailed(what: string, hash: Hash, address: Address, raw: unknown): Promise<Hash> {
+    // a transport failure (no HTTP answer, a 5xx, a timeout), not a node's answer at all
+    const lost =
+      raw instanceof BaseError &&
+      raw.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError) !== null;
+    // the node's refusal of the transaction's nonce ("nonce too low", "already known")
+    const nonce = lost ? null : nonceRefusal(raw);
+    if (nonce !== null) return this.nonceRefused(what, hash, address, nonce, this.failureOf(what, raw));
+    if (!lost && definiteRefusal(raw)) throw this.failureOf(what, raw);
+    let state;
+    try {
+      state = await this.transactionState(hash, what);
+    } catch {
+      throw maybeSent(
+        this.failureOf(what, raw),
+        hash,
+        "its answer was lost and the node could not be asked whether it holds it",
+      );
+    }
+    if (state.state !== "unknown") {
+      this.failure(
+        what,
+        raw,
+        (text) =>
+          `${what}: the answer to its send was lost (${text}); transaction ${hash} found ${state.state}: adopted`,
+      );
+      return hash;
+    }
+    if (!lost) throw this.failureOf(what, raw);
+    throw maybeSent(this.failureOf(what, raw), hash, "the node's answer was lost");
+  }
+
+  /** {@link failure} as a PlatformError (what a send's failure is answered with). */
+  private failureOf(what: string, raw: unknown): PlatformError {
+    const e = this.failure(what, raw);
+    if (e instanceof PlatformError) return e;
+    throw e;
   }
 
   /**
@@ -1756,7 +1852,11 @@ export class ChainGateway {
   }
 
   /** What {@link call} throws for an error `e` of the read `what` (see {@link read}). */
-  private failure(what: string, e: unknown): unknown {
+  private failure(
+    what: string,
+    e: unknown,
+    line: (text: string) => string = (text) => `${what} failed: ${text}`,
+  ): unknown {
     const rpc = this.config.rpcUrl;
     const origin = publicOrigin(rpc);
     // the URL as given, and as the transport fetches it (userinfo moved to a header), replaced by `by`
@@ -1768,7 +1868,7 @@ export class ChainGateway {
     // operator's to see, in their log (probe17 A-F5).
     const unreachable = (message: string, more: Record<string, unknown> = {}): PlatformError => {
       (this.config.log ?? ((line) => void process.stderr.write(`${line}\n`)))(
-        `bench-bounty: chain RPC ${origin}: ${what} failed: ${named(message, origin)}`,
+        `bench-bounty: chain RPC ${origin}: ${line(named(message, origin))}`,
       );
       const served = named(message, "the chain RPC").split(origin).join("the chain RPC");
       return new PlatformError("chain_error", `${what} failed: ${withoutHost(served, rpc)} (the chain RPC)`, {

@@ -153,6 +153,28 @@ describe("award whose send answer is lost (probe16 B-F12)", () => {
     });
   });
 
+  it("the RPC answers the forwarded send with a JSON-RPC error object (-32000 connection reset): award looks it up by its hash and adopts it, confirmed, the log says adopted, never 'award failed' (probe39 B-F4)", async () => {
+    const dc = devChain();
+    const proxy = await startLossyRpcProxy(dc.rpcUrl);
+    const logged: string[] = [];
+    try {
+      const r = await readyToAward(dc, 15, "error-object", {}, proxy.url, (line) => logged.push(line));
+      proxy.rules.errorOn = [SEND];
+      const done = await r.platform.award(r.slug);
+      expect(proxy.lost()).toBeGreaterThan(0); // the award, and the pack's anchor after it
+      expect(await awardedTxs(dc, r.bountyId, r.fromBlock)).toEqual([done.award_tx]);
+      expect(await bountyCredit(dc, r.bountyId, r.winner)).toBe(POOL);
+      const line = logged.find((l) => l.includes(done.award_tx));
+      expect(line).toMatch(
+        /award: the answer to its send was lost \(.*-32000 "connection reset"\); transaction 0x[0-9a-f]{64} found (mined|pending): adopted/,
+      );
+      expect(logged.join("\n")).not.toContain("award failed");
+      await r.platform.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("the RPC went away right after the send: award answers award_pending naming the transaction; a rerun adopts it", async () => {
     await behindLosingProxy(13, "lost-and-down", async (r, proxy, dc) => {
       Object.assign(proxy.rules, { lose: [SEND], downAfterLoss: true });

@@ -7,7 +7,8 @@
  * too near is refused `invalid_option` naming `closes_at` (the CLI's `--closes-in`), nothing sent;
  * `--closes-in` counts from that block; a refusal after the approve names it and the allowance left.
  */
-import { createWalletClient, http, type Hex } from "viem";
+import { createWalletClient, http, parseTransaction, type Hex } from "viem";
+import { startLossyRpcProxy, type RpcCall } from "@bench-bounty/devchain/stubs";
 import { privateKeyToAccount } from "viem/accounts";
 import { testUsdcAbi } from "@bench-bounty/contracts";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -218,6 +219,82 @@ describe(
         expect((await h.real.getBenchmark(slug)).bounty).toBeNull();
       } finally {
         await h.close();
+      }
+    });
+  },
+);
+
+describe(
+  "a createAndFund whose answer is lost: the chain is read before the lock answers (probe39 B-F5)",
+  { timeout: 180_000 },
+  () => {
+    /** A platform whose chain RPC is a lossy proxy; `onCreate(rules)` runs when createAndFund is sent. */
+    async function behindProxy(
+      dc: ReturnType<typeof devChain>,
+      onCreate: (rules: { errorOn: string[]; blindAfterSend: boolean }) => void,
+    ) {
+      const proxy = await startLossyRpcProxy(dc.rpcUrl);
+      proxy.rules.before = (call: RpcCall) => {
+        if (
+          call.method === "eth_sendRawTransaction" &&
+          parseTransaction(call.params[0] as Hex).to?.toLowerCase() ===
+            dc.contracts.benchmarkBounty.toLowerCase()
+        )
+          onCreate(proxy.rules);
+        return Promise.resolve();
+      };
+      const h = await openTemp({ chain: { ...chainConfig(dc, 0), rpcUrl: proxy.url } });
+      return { proxy, h };
+    }
+
+    const terms = async (dc: ReturnType<typeof devChain>, key: { privateKey: Hex }) => {
+      const next = await pendingTime(dc);
+      return {
+        authorPrivateKey: key.privateKey,
+        pool: 5_000_000n,
+        closesAt: next + 3600,
+        awardDeadline: next + 86_400,
+        thresholdBps: 0,
+        payoutRule: "winner_take_all" as const,
+      };
+    };
+
+    it("answered a JSON-RPC error object (-32000 connection reset) though mined: looked up by its hash, the lock goes on and attaches the bounty", async () => {
+      const dc = devChain();
+      const { proxy, h } = await behindProxy(dc, (rules) => {
+        rules.errorOn = ["eth_sendRawTransaction"];
+      });
+      try {
+        const { slug, key } = await published(h, dc, 5, "create-error");
+        const attached = await h.lockBounty(slug, await terms(dc, key));
+        expect(proxy.lost()).toBe(1);
+        expect(attached.status).toBe("funded");
+        expect((await h.real.getBenchmark(slug)).bounty?.bounty_id).toBe(attached.bounty_id);
+        expect((await sent(dc, key.address)).allowance).toBe(0n);
+      } finally {
+        await h.close();
+        await proxy.close();
+      }
+    });
+
+    it("mined but its receipt never read: the error says the allowance read from the chain (0, used), never that the pool is still allowed", async () => {
+      const dc = devChain();
+      const { proxy, h } = await behindProxy(dc, (rules) => {
+        rules.blindAfterSend = true;
+      });
+      try {
+        const { slug, key } = await published(h, dc, 6, "create-blind");
+        const e = await rejection(h.lockBounty(slug, await terms(dc, key)));
+        expect(e.code).toBe("chain_error");
+        expect(e.details).toMatchObject({ allowance_left: "0", spender: dc.contracts.benchmarkBounty });
+        expect(e.message).not.toContain("still allows");
+        expect(e.message).toContain(
+          `the author ${key.address} allows BenchmarkBounty ${dc.contracts.benchmarkBounty} nothing of ${dc.contracts.usdc} any more (read after the failure`,
+        );
+        expect((await sent(dc, key.address)).allowance).toBe(0n);
+      } finally {
+        await h.close();
+        await proxy.close();
       }
     });
   },

@@ -158,4 +158,39 @@ describe("a relayed claim whose send's answer is lost (probe34 C-F5)", { timeout
     expect(receipt.status).toBe("success");
     expect(await creditOf(c.account)).toBe(0n);
   });
+
+  it("answered a JSON-RPC error object (-32000 connection reset) though mined: looked up by its hash, the paid claim, never no_credit (probe39 B-F4)", async () => {
+    // a bounty of its own, awarded to account 4 (the others' winners have claimed)
+    const gateway = gatewayOf(dc);
+    const author = dc.accounts[1]!;
+    await dc.mintUsdc(author.address, 10_000_000n);
+    const closesAt = (await dc.publicClient.getBlock()).timestamp + 100n;
+    ({ bountyId } = await gateway.lockBounty({
+      authorPrivateKey: author.privateKey,
+      pool: 10_000_000n,
+      testSetRoot: `0x${"36".repeat(32)}`,
+      leafCount: 4,
+      closesAt,
+      awardDeadline: closesAt + 86_400n,
+      thresholdBps: 0,
+      splitsBps: [10000],
+    }));
+    await dc.increaseTime(200);
+    await gateway.award(bountyId, [dc.accounts[4]!.address], `0x${"37".repeat(32)}`);
+    const c = await signedClaim(4);
+    proxy.rules.errorOn = ["eth_sendRawTransaction"];
+    let out: unknown;
+    try {
+      out = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+    } finally {
+      proxy.reset();
+    }
+    expect(proxy.lost()).toBeGreaterThan(0);
+    expect(out).not.toBeInstanceOf(Error);
+    const paid = out as { tx_hash: Hash; amount_base_units: string };
+    expect(paid.amount_base_units).toBe("10000000");
+    const receipt = await dc.publicClient.getTransactionReceipt({ hash: paid.tx_hash });
+    expect(receipt.status).toBe("success");
+    expect(await creditOf(c.account)).toBe(0n);
+  });
 });

@@ -485,7 +485,7 @@ function checkExpectations(
  * funded on-chain that the attach then refused would hold the author's pool until its award deadline).
  * @throws PlatformError `no_chain`, `invalid_option` (naming the field; a close too near: `closes_at` with
  *   `next_block_time` and `min_closes_at`), `chain_error` (naming the contract's custom error; after the
- *   approve was sent: `details.approve_tx` and `allowance_left`), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
+ *   approve was sent: `details.approve_tx` and `allowance_left`, read from the chain), `anchor_squatted` (the root was anchored first with another kind: nothing sent),
  *   `benchmark_closed`, `winner_without_withdrawal_address`, `award_window_too_short` (nothing sent)
  */
 export async function lockBounty(
