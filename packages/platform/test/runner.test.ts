@@ -232,6 +232,17 @@ describe("runner policies", () => {
         },
         says: `stdout is not one JSON document: unexpected character "T" at offset 0, expected a value; stdout starts "Traceback (most recent call last): Modul"...`,
       },
+      // probe39 V-F1: a Latin-1 error line, and NaN, which no JSON parser reads
+      {
+        id: "latin1",
+        agent: { kind: "command", command: "cat >/dev/null; printf 'Erreur: \\351chec\\n'" },
+        says: "stdout is not one JSON document: it is not UTF-8: invalid byte sequence at byte offset 8 ($)",
+      },
+      {
+        id: "nan",
+        agent: { kind: "command", command: `cat >/dev/null; echo '{"answers":NaN}'` },
+        says: "stdout is not strict JSON (SPEC 2): nan at $.answers",
+      },
     ] as const;
     for (const c of cases) {
       const e = await runBenchmark(await s.platform.backend(c.id), s.slug, c.id, c.agent, {
@@ -501,24 +512,26 @@ describe("the agent log is bounded (probe24 B-F1)", () => {
 
 // probe28 B-F6, B-F7: odd stdout of a CLI agent is an invalid answer naming what is wrong, never a guess
 describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
-  it("stdout that is not UTF-8 is an invalid answer naming the byte offset, not U+FFFD graded as the answer", async () => {
+  // probe39 V-F1: bytes that are not UTF-8 are no JSON document (RFC 8259 8.1): before any answer, a failed
+  // process that costs no attempt, as empty or non-JSON stdout
+  it("stdout that is not UTF-8 is no JSON document naming the byte offset, not U+FFFD graded as the answer", async () => {
     const s = await store();
-    const r = await runBenchmark(
+    const e = (await runBenchmark(
       await s.platform.backend("bytes"),
       s.slug,
       "bytes",
       { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "bad-utf8" } },
       { concurrency: 4 },
-    );
-    for (const o of r.outcomes) {
-      expect(o.status).toBe("invalid");
-      const at = `{"answers":[{"ordinal":${o.ordinal},"answer_text":"`.length;
-      expect(o.reason).toBe(
-        `stdout is not UTF-8: invalid byte sequence at byte offset ${at} ($.answers[0].answer_text)`,
-      );
-    }
-    expect(r.finalized!.counts.answered).toBe(0);
-    expect(await s.platform.runAnswers(r.run_id)).toHaveProperty("size", 0);
+    ).catch((x: unknown) => x)) as PlatformError;
+    expect(e).toBeInstanceOf(PlatformError);
+    expect(e.code).toBe("agent_failed");
+    const at = `{"answers":[{"ordinal":${e.details.ordinal as number},"answer_text":"`.length;
+    expect(e.details).toMatchObject({
+      attempt_used: false,
+      status: "invalid",
+      reason: `stdout is not one JSON document: it is not UTF-8: invalid byte sequence at byte offset ${at} ($.answers[0].answer_text)`,
+    });
+    expect(await s.platform.runAnswers(e.details.run_id as string)).toHaveProperty("size", 0);
   }, 60_000);
 
   it("an answer list naming one ordinal twice is an invalid answer naming the ordinal and both entries", async () => {

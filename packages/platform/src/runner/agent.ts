@@ -171,11 +171,15 @@ export async function askAgent(
       agent.cwd === undefined ? relativePathNote(agent.command) : undefined,
     );
   // strict: bytes that are not UTF-8 are no JSON text, never U+FFFD graded as the answer (probe28 B-F6)
+  // and no JSON document either (RFC 8259 8.1): a failed process before any answer (probe39 V-F1: a Latin-1
+  // error line burned the attempt)
   const bad = firstInvalidUtf8(res.stdout);
   if (bad >= 0)
     return failAll(
       "invalid",
-      `stdout is not UTF-8: invalid byte sequence at byte offset ${bad} (${jsonPathAtByte(res.stdout, bad)})`,
+      `stdout is not one JSON document: it is not UTF-8: invalid byte sequence at byte offset ${bad} (${jsonPathAtByte(res.stdout, bad)})${stderrNote(res.stderrTail)}`,
+      undefined,
+      true,
     );
   // the strict parser of SPEC 2, as a REST or MCP body is read (probe39 B-F2: `JSON.parse` took the last
   // of a key written twice, `{"answer_text":"first","answer_text":"second"}` graded "second")
@@ -186,7 +190,9 @@ export async function askAgent(
     if (!isEvidenceError(e)) throw e;
     if (e.code === "invalid_json")
       return failAll("invalid", noDocumentReason(res.stdout, e.message, res.stderrTail), undefined, true);
-    return failAll("invalid", strictRefusal(e.code, e.path));
+    // a refusal of SPEC 2's strictness: a JSON document all the same (a key written twice, a lone surrogate)
+    // unless no JSON parser reads it (`NaN`, `Infinity`: probe39 V-F1), then no document, as above
+    return failAll("invalid", strictRefusal(e.code, e.path), undefined, !isJsonDocument(res.stdout));
   }
   const list = Array.isArray(doc) ? doc : isJsonObject(doc) ? doc.answers : undefined;
   if (!Array.isArray(list))
