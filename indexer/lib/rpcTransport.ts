@@ -12,6 +12,7 @@
  */
 import { boundedFetch, type ExchangeBounds } from "@bench-bounty/evidence/body";
 import { HttpRequestError, TimeoutError, http, type Transport } from "viem";
+import { UndecodableLogError, undecodableLogCheck, type WatchedContract } from "./logCheck";
 
 /**
  * The bounds of every JSON-RPC exchange of the indexer (Ponder's requests and its own start-up
@@ -79,14 +80,23 @@ export function rpcFetch(
  * a fractional limit that only whole requests can reach), so the 5 polls per second of a 200 ms
  * interval queued up for good and the indexer stopped following the chain. An `HttpRequestError`
  * is retried by Ponder the same way (up to 9 times, 125 ms doubling) without touching the rate.
+ *
+ * An `eth_getLogs` answer holding a log of a `watched` contract whose topic0 names one of its events but
+ * whose topics or data do not decode with that event's ABI (`lib/logCheck.ts`; Ponder would drop it with
+ * a debug line, probe39 B-F6) is refused: one `console.error` line per such log
+ * (`[bench-bounty indexer] UNDECODABLE LOG NOT INDEXED: ...`) and an {@link UndecodableLogError} to
+ * Ponder, which retries the request and then stops the sync with it.
  */
 export function redactedHttpTransport(
   rpcUrl: string,
   fetchFn: (input: string, init?: RequestInit) => Promise<Response> = (input, init) => fetch(input, init),
   limits: ExchangeBounds = INDEXER_RPC_LIMITS,
+  watched: readonly WatchedContract[] = [],
 ): Transport {
   const send = rpcFetch(rpcUrl, fetchFn, limits);
   const origin = rpcOrigin(rpcUrl);
+  const checkLogs = undecodableLogCheck(watched);
+  const told = new Set<string>();
   const inner = http(origin, {
     fetchFn: (_input, init) => {
       // viem passes its init with a `url` member (the origin): drop it, send to the real URL.
@@ -96,14 +106,25 @@ export function redactedHttpTransport(
   });
   return (options) => {
     const client = inner(options);
-    const request: typeof client.request = async (args, requestOptions) => {
+    type Request = typeof client.request;
+    const request = (async (args: Parameters<Request>[0], requestOptions?: Parameters<Request>[1]) => {
+      let result: unknown;
       try {
-        return await client.request(args, requestOptions);
+        result = await client.request(args, requestOptions);
       } catch (e) {
         if (e instanceof TimeoutError) throw rpcStallError(origin, e);
         throw e;
       }
-    };
+      const problem = (args as { method?: unknown }).method === "eth_getLogs" ? checkLogs(result) : null;
+      if (problem !== null) {
+        if (!told.has(problem)) {
+          told.add(problem);
+          console.error(`[bench-bounty indexer] UNDECODABLE LOG NOT INDEXED: ${problem} (a broken or lying RPC?)`);
+        }
+        throw new UndecodableLogError(`the RPC's eth_getLogs answer is refused: ${problem}`);
+      }
+      return result;
+    }) as Request;
     return { ...client, request };
   };
 }
