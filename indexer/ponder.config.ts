@@ -98,7 +98,12 @@ export default createConfig({
       // A transport, not the URL: Ponder's own client logs failed requests with the whole URL
       // (a provider key in the path or query); this one's errors name the RPC's origin only.
       // The settings refuse any other scheme than http(s) (a ws:// URL would be logged whole).
-      rpc: redactedHttpTransport(s.rpcUrl),
+      // Its eth_getLogs answers are checked: a log of the contracts below that does not decode with its
+      // event's ABI is refused loudly, not dropped by Ponder in silence (probe39 B-F6, lib/logCheck.ts).
+      rpc: redactedHttpTransport(s.rpcUrl, undefined, undefined, [
+        { name: "BenchmarkBounty", address: s.bountyAddress, abi: benchmarkBountyAbi },
+        { name: "AnchorRegistry", address: s.anchorRegistryAddress, abi: anchorRegistryAbi },
+      ]),
       pollingInterval: s.pollingIntervalMs,
       disableCache: s.disableCache,
       ethGetLogsBlockRange: s.ethGetLogsBlockRange,

@@ -241,6 +241,7 @@ describe("award over HTTP on the devchain", { timeout: 120_000 }, () => {
     await relay(slug, bountyId, winner.key);
     await restart(slug);
     await indexerLag(slug, bountyId);
+    await indexerBehindThePack(slug);
   });
 });
 
@@ -530,26 +531,8 @@ async function restart(slug: string) {
  * whatever the indexer says, so a real disagreement is reported as a failed fact.
  */
 async function indexerLag(slug: string, bountyId: bigint) {
-  const status = "funded";
   const seen: string[] = [];
-  const fake = new Hono().get("/bounties/:id", (c) => {
-    seen.push(c.req.param("id"));
-    return c.json({ bounty: { status }, winners: [] });
-  });
-  // as the indexer answers what it has not indexed: an anchor 404 echoing its digest, empty lists
-  fake.get("/anchors/:digest", (c) =>
-    c.json(
-      { error: { code: "not_found", message: "not indexed", details: { digest: c.req.param("digest") } } },
-      404,
-    ),
-  );
-  fake.get("/awards", (c) => c.json({ items: [] }));
-  fake.get("/accounts/:address/credits", (c) => c.json({ credits: [] }));
-  const indexer = await new Promise<{ url: string; close: () => void }>((resolve) => {
-    const s = serve({ fetch: fake.fetch, port: 0, hostname: "127.0.0.1" }, (i) =>
-      resolve({ url: `http://127.0.0.1:${i.port}`, close: () => s.close() }),
-    );
-  });
+  const indexer = await fakeIndexer("funded", seen);
   try {
     const clock = { t: Date.now() };
     const lag = new MemoryVerificationJobs();
@@ -576,4 +559,73 @@ async function indexerLag(slug: string, bountyId: bigint) {
   } finally {
     indexer.close();
   }
+}
+
+/**
+ * probe39 C-F2: an indexer that shows the bounty awarded but whose head (`GET /status`) is below the
+ * pack's blocks (stuck after an RPC stall) makes `indexer_agreement` unverified for lag alone: the
+ * worker retries that result (next attempt set) for INDEXER_SETTLE_ATTEMPTS attempts, then stores it.
+ */
+async function indexerBehindThePack(slug: string) {
+  const indexer = await fakeIndexer("awarded", [], 1);
+  try {
+    const clock = { t: Date.now() };
+    const lag = new MemoryVerificationJobs();
+    await lag.enqueue(slug, clock.t);
+    const deps = {
+      ...verifierDeps(platform, { jobs: lag, rpcUrl: dc.rpcUrl, indexerUrl: indexer.url }),
+      now: () => clock.t,
+    };
+    const first = await runOnce(deps);
+    expect(first).toMatchObject({ kind: "retry", error: expect.stringContaining("IndexerBehind") });
+    expect((first as { error: string }).error).toContain("up to block 1 (GET /status)");
+    const shown = (await platformDomain(platform, { jobs: lag }).verification(null, slug)) as {
+      state: string;
+      next_attempt_at: string | null;
+    };
+    expect(shown).toMatchObject({ state: "retrying", next_attempt_at: expect.any(String) });
+    for (let i = 1; i < INDEXER_SETTLE_ATTEMPTS; i++) {
+      clock.t = (await lag.get(slug))!.nextAt!;
+      expect((await runOnce(deps)).kind).toBe("retry");
+    }
+    clock.t = (await lag.get(slug))!.nextAt!;
+    expect(await runOnce(deps)).toMatchObject({ kind: "done", slug, policy: "full" });
+    const stored = (await platformDomain(platform, { jobs: lag }).verification(null, slug)) as {
+      facts: Record<string, { state: string; reasons: string[] }>;
+    };
+    expect(stored.facts.indexer_agreement?.state).toBe("unverified"); // stored after the attempts
+  } finally {
+    indexer.close();
+  }
+}
+
+/**
+ * An indexer answering the bounty with `status`, what it has not indexed as the real one does, and
+ * (when `head` is given) `GET /status` with its head on chain 8453; `seen` gets each bounty id asked.
+ */
+async function fakeIndexer(
+  status: string,
+  seen: string[],
+  head?: number,
+): Promise<{ url: string; close: () => void }> {
+  const fake = new Hono().get("/bounties/:id", (c) => {
+    seen.push(c.req.param("id"));
+    return c.json({ bounty: { status }, winners: [] });
+  });
+  if (head !== undefined)
+    fake.get("/status", (c) => c.json({ base: { id: 8453, block: { number: head, timestamp: 0 } } }));
+  // as the indexer answers what it has not indexed: an anchor 404 echoing its digest, empty lists
+  fake.get("/anchors/:digest", (c) =>
+    c.json(
+      { error: { code: "not_found", message: "not indexed", details: { digest: c.req.param("digest") } } },
+      404,
+    ),
+  );
+  fake.get("/awards", (c) => c.json({ items: [] }));
+  fake.get("/accounts/:address/credits", (c) => c.json({ credits: [] }));
+  return await new Promise<{ url: string; close: () => void }>((resolve) => {
+    const s = serve({ fetch: fake.fetch, port: 0, hostname: "127.0.0.1" }, (i) =>
+      resolve({ url: `http://127.0.0.1:${i.port}`, close: () => s.close() }),
+    );
+  });
 }

@@ -53,3 +53,4 @@ export { formatReportTable, type TableOptions } from "./format.js";
 export { readGivenReceipt, receiptInclusionFact, type GivenReceipt } from "./receipt-inclusion.js";
 export { VERIFIER_NAME, VERIFIER_VERSION } from "./version.js";
 export { STATUS_ROUTE, statusEntry, statusHead, type StatusEntry } from "./indexer-status.js";
+export { isBehindThePack } from "./indexer/head.js";

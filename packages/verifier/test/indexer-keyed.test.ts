@@ -13,6 +13,7 @@ import { isVerifierInputError } from "../src/errors.js";
 import { Disagreements, indexerGetter, notTheIndexer, type IndexerWalk } from "../src/indexer/context.js";
 import { creditAgreement } from "../src/indexer/credits.js";
 import { verifyIndexer } from "../src/indexer/index.js";
+import { isBehindThePack } from "../src/indexer/head.js";
 import type { OfflineDerived } from "../src/offline/index.js";
 import type { ChainObservation } from "../src/onchain/index.js";
 import type { PackView } from "../src/pack.js";
@@ -463,11 +464,13 @@ describe("an honest indexer that has not read the award block yet (probe29 C-F7)
       `the indexer has indexed chain 8453 up to block 4999 (GET /status), the award is in block 5000 ($.benchmark.award_block): it has not read it yet, so its answers are not compared (11 differ from the pack, listed below)`,
     );
     expect(f.reasons[1]).toBe(`GET /bounties/${BOUNTY}: bounty.status is funded, the pack says awarded`);
+    expect(isBehindThePack(f)).toBe(true); // serve's verifier retries it (probe39 C-F2)
   });
 
   it("the same answers from an indexer whose head is at the award block: failed", async () => {
     const f = await verifyIndexer(view, derived, null, { indexerUrl: `${indexerBase()}/lagging-caught-up/` });
     expect(f.state).toBe("failed");
+    expect(isBehindThePack(f)).toBe(false);
     expect(f.reasons[0]).toBe(`GET /bounties/${BOUNTY}: bounty.status is funded, the pack says awarded`);
   });
 

@@ -14,6 +14,7 @@ import {
   describeError,
   VerifierInputError,
   fetchWithin,
+  isBehindThePack,
   readBodyWithin,
   verifyPack,
 } from "@bench-bounty/verifier";
@@ -75,8 +76,12 @@ class IndexerUnavailable extends Error {
  * 20 s + 40 s + 80 s of backoff). A pack is verified right after it is minted, usually before the
  * indexer has seen the `Awarded` log; verifying then would store `indexer_agreement` unverified for
  * lag alone (the verifier reads the indexer's `/status` head: below the award's block its
- * disagreements are unverified, probe29 C-F7; an indexer without `/status`, failed). After these
- * attempts the pack is verified whatever the indexer says, so a real disagreement is still reported.
+ * disagreements are unverified, probe29 C-F7; an indexer without `/status`, failed). During these
+ * attempts a report whose `indexer_agreement` is unverified only for that lag (`isBehindThePack`: the
+ * indexer's head below the award's or the pack anchor's block, though it shows the bounty awarded) is
+ * not stored either: the attempt is retried (probe39 C-F2: an indexer stuck below the anchor's block
+ * had its verification stored `done`, policy not met, never retried). After these attempts the pack
+ * is verified and stored whatever the indexer says, so a real disagreement is still reported.
  */
 export const INDEXER_SETTLE_ATTEMPTS = 5;
 
@@ -209,6 +214,9 @@ export function verifierDeps(platform: Platform, o: VerifierOptions): WorkerDeps
           ...(o.rpcUrl ? { rpcUrl: o.rpcUrl } : {}),
           ...(o.indexerUrl ? { indexerUrl: o.indexerUrl } : {}),
         });
+        const indexerFact = report.facts.indexer_agreement;
+        if (o.indexerUrl && job.attempts < INDEXER_SETTLE_ATTEMPTS && isBehindThePack(indexerFact))
+          throw new IndexerBehind(`${indexerFact.reasons[0] ?? ""} (will retry)`);
         return redactReport(report, o);
       } catch (e) {
         throw redactError(e, o);

@@ -50,7 +50,29 @@ export function behindThePack(walk: IndexerWalk, head: number | null, reasons: s
   const path = what.startsWith("the award") ? "$.benchmark.award_block" : "$.pack_anchor.anchor_block";
   return fact(
     "unverified",
-    `the indexer has indexed chain ${walk.view.benchmark.chain_id} up to block ${head} (GET ${STATUS_ROUTE}), ${what} ${block} (${path}): it has not read it yet, so its answers are not compared (${reasons.length} differ from the pack, listed below)`,
+    `the indexer has indexed chain ${walk.view.benchmark.chain_id} up to block ${head} (GET ${STATUS_ROUTE}), ${what} ${block} (${path})${NOT_READ_YET}(${reasons.length} differ from the pack, listed below)`,
     ...capReasons(reasons),
+  );
+}
+
+/** What {@link behindThePack}'s first reason says after the blocks: {@link isBehindThePack} reads it. */
+const NOT_READ_YET = ": it has not read it yet, so its answers are not compared ";
+const BEHIND_HEAD = new RegExp(
+  `^the indexer has indexed chain \\d+ up to block \\d+ \\(GET ${STATUS_ROUTE}\\), `,
+);
+
+/**
+ * Whether `f` (a report's `indexer_agreement`) is `unverified` only because the indexer had not read the
+ * pack's blocks yet ({@link behindThePack}: its head below the award's or the anchor's block), so a
+ * later verification may find it caught up; `bench-bounty serve`'s verifier retries such a result a
+ * few times before storing it (probe39 C-F2). Any other fact: false.
+ */
+export function isBehindThePack(f: Fact | undefined): boolean {
+  const first = f?.reasons[0];
+  return (
+    f?.state === "unverified" &&
+    first !== undefined &&
+    BEHIND_HEAD.test(first) &&
+    first.includes(NOT_READ_YET)
   );
 }
