@@ -31,3 +31,4 @@ export * from "./keys.js";
 export * from "./recipients.js";
 export * from "./code.js";
 export * from "./tokenRefusal.js";
+export * from "./viewAnswers.js";

@@ -661,12 +661,14 @@ export async function undoMigration0011(db: QueryExecutorProvider): Promise<void
 
 /**
  * A stub JSON-RPC node on loopback for the tests of the gateway's reads of hostile answers: each POST's
- * single call is answered `{jsonrpc: "2.0", id, result: resultOf(call.method, path)}` (`path` the request's
+ * single call is answered `{jsonrpc: "2.0", id, result: resultOf(call.method, path, call.params)}` (`path` the request's
  * path without its leading `/`), as `text/plain` when the path ends in `/plain` (viem then parses the text
  * itself). Started before the file's tests, closed after them.
  * @returns its origin (`http://127.0.0.1:PORT`), read once the tests run
  */
-export function useStubRpc(resultOf: (method: string, path: string) => unknown): () => string {
+export function useStubRpc(
+  resultOf: (method: string, path: string, params: unknown[]) => unknown,
+): () => string {
   let server: import("node:http").Server | undefined;
   let origin = "";
   beforeAll(async () => {
@@ -675,10 +677,15 @@ export function useStubRpc(resultOf: (method: string, path: string) => unknown):
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
-        const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; method: string };
+        const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          id: number;
+          method: string;
+          params?: unknown[];
+        };
         const path = (req.url ?? "/").slice(1);
+        const result = resultOf(call.method, path, call.params ?? []);
         res.writeHead(200, { "content-type": path.endsWith("/plain") ? "text/plain" : "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: resultOf(call.method, path) }));
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
       });
     });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));

@@ -1,8 +1,10 @@
 /**
  * probe38 W-N1: viem decodes each 32-byte word of a `getBounty` answer without checking that it fits its
  * ABI type, so a lying RPC's `status` of 1.16e77 or `leafCount` of 2^64 (read as a rounded float) came
- * through the platform's `getBounty` with no error, to be judged as a bounty. The platform refuses such a
- * record as the RPC's failure (`chain_error`, naming the member); an honest answer is read as it was.
+ * through the platform's `getBounty` with no error, to be judged as a bounty; probe39 V-F2: an address word
+ * with its upper 12 bytes set was read from its low 20. The platform's transport refuses such an answer word
+ * by word (`protocolViewAnswerProblem`) as the RPC's failure (`chain_error`, naming the member); an honest
+ * answer is read as it was.
  */
 import { benchmarkBountyAbi } from "@bench-bounty/contracts";
 import { encodeFunctionResult, type Hex } from "viem";
@@ -49,6 +51,8 @@ const RESULTS: Record<string, Hex> = {
   closes: withWord(7, hex64(1n << 64n)),
   bps: withWord(9, hex64(70_000n)),
   split: withWord(14, hex64(1n << 16n)),
+  awarder: withWord(2, `${"f".repeat(24)}${"a".repeat(40)}`),
+  offset: withWord(0, hex64(64n)),
 };
 
 const rpc = useStubRpc((method, path) => (method === "eth_call" ? RESULTS[path] : null));
@@ -76,23 +80,25 @@ describe("a getBounty record whose members do not fit their ABI types (probe38 W
   });
 
   it.each([
-    ["status", "status", /status \d.* is not a uint8/],
-    ["leaves", "leafCount", /leafCount 18446744073709552000 is not a uint32/],
-    ["closes", "closesAt", /closesAt 18446744073709551616 is not a uint64/],
-    ["bps", "thresholdBps", /thresholdBps 70000 is not a uint16/],
-    ["split", "splitsBps", /splitsBps\[1\] 65536 is not a uint16/],
+    ["status", "$.bounty.status: 0xf{64} is not a uint8"],
+    ["leaves", "$.bounty.leafCount: 0x0{47}10{16} is not a uint32"],
+    ["closes", "$.bounty.closesAt: 0x0{47}10{16} is not a uint64"],
+    ["bps", "$.bounty.thresholdBps: 0x0{59}11170 is not a uint16"],
+    ["split", "$.bounty.splitsBps\\[1\\]: 0x0{59}10000 is not a uint16"],
+    ["awarder", "$.bounty.awarder: 0xf{24}a{40} is not an address"],
+    ["offset", "the offset of $.bounty is 0x40, not 0x20"],
   ])(
-    "refuses a record with %s out of its type as the RPC's failure, naming %s",
-    async (name, field, text) => {
+    "refuses a record with %s off its ABI type as the RPC's failure, naming the member",
+    async (name, said) => {
       const e = await gateway(name)
         .getBounty(7n)
         .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(PlatformError);
       expect((e as PlatformError).code).toBe("chain_error");
-      expect((e as PlatformError).details).toMatchObject({ call: "getBounty", field });
-      expect((e as PlatformError).message).toMatch(text);
       expect((e as PlatformError).message).toMatch(
-        /^getBounty\(7\) failed: the chain RPC answered a record whose /,
+        new RegExp(
+          `^getBounty failed: the answer is not a JSON-RPC answer to eth_call \\(\\$\\.result: is not the view's ABI value \\(getBounty: ${said.replace(/\$/g, "\\$")}`,
+        ),
       );
     },
   );

@@ -7,7 +7,6 @@
 import {
   anchorRegistryAbi,
   benchmarkBountyAbi,
-  bountyRecordProblem,
   codeProblem,
   deploymentProblem,
   type BountyRecord,
@@ -376,18 +375,7 @@ export async function makeChainWalk(init: ChainWalkInit): Promise<ChainWalk> {
       );
     },
     bountyRecord: (address) =>
-      (record ??= walk.readBounty<BountyRecord>(address, "getBounty", [init.bountyId]).then((r) => {
-        // viem decodes each word without checking its ABI width (probe38 W-N1, probe39 B-F1): a member past
-        // its type is an answer of no BenchmarkBounty, as undecodable data is
-        const problem = bountyRecordProblem(r);
-        if (problem !== null)
-          throw new ContractAnswerError(
-            address.toLowerCase() as Address,
-            `getBounty(${init.bountyId})`,
-            `returned a record whose ${problem}`,
-          );
-        return r;
-      })),
+      (record ??= walk.readBounty<BountyRecord>(address, "getBounty", [init.bountyId])),
     receiptOf: (hash) => net("eth_getTransactionReceipt", () => readReceipt(client, hash)),
     anchorOf: (registry, digest) => {
       const key = `${registry}:${digest.toLowerCase()}`;

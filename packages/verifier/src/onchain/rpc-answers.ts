@@ -12,6 +12,7 @@
  * contract is the RPC's answer, not the contract's ({@link viewRevertProblem}, probe38 B-N1).
  * @packageDocumentation
  */
+import { protocolViewAnswerProblem } from "@bench-bounty/contracts";
 import { schemaProblems } from "@bench-bounty/evidence";
 import {
   BaseError,
@@ -149,15 +150,22 @@ function errorSaid(a: unknown): string {
   return isRecord(a) && a.error ? `; its error: ${quoted(a.error)}` : "";
 }
 
-/** One JSON-RPC call as the transport sent it. */
+/** One JSON-RPC call as the transport sent it: its id, method and, for an `eth_call`, its input data. */
 interface SentCall {
   id: unknown;
   method: unknown;
+  data?: unknown;
+}
+
+/** A call as sent (`c`, an object viem sent with `id`, `method`, `params`). */
+function sentCall(c: Record<string, unknown>): SentCall {
+  const first = Array.isArray(c.params) ? (c.params[0] as unknown) : undefined;
+  return { id: c.id, method: c.method, ...(isRecord(first) ? { data: first.data ?? first.input } : {}) };
 }
 
 /** The calls of a batch as sent (viem sends objects with `id` and `method`). */
 function sentCalls(batch: readonly unknown[]): SentCall[] {
-  return batch.filter(isRecord).map((c) => ({ id: c.id, method: c.method }));
+  return batch.filter(isRecord).map(sentCall);
 }
 
 /**
@@ -183,10 +191,22 @@ function callAnswerProblem(call: SentCall, answer: unknown, at: string): RpcAnsw
           : `has neither "result" nor "error" (JSON-RPC 2.0 requires one of them)`,
     });
   if (call.method === "eth_call") {
-    const problem = ethCallResultProblem(answer.result);
+    const problem = ethCallAnswerProblem(call, answer.result);
     if (problem !== null) return new RpcAnswerShapeError(what, { path: `${at}.result`, message: problem });
   }
   return null;
+}
+
+/**
+ * What makes `result` no answer to the `eth_call` `call`: not hex data ({@link ethCallResultProblem}), or,
+ * for a view of the protocol's contracts, not that view's ABI value word by word (`protocolViewAnswerProblem`:
+ * an address word with its upper bytes set, an integer past its width; probe39 V-F2). Null when it is one.
+ */
+function ethCallAnswerProblem(call: SentCall, result: unknown): string | null {
+  const problem = ethCallResultProblem(result);
+  if (problem !== null) return problem;
+  const abi = protocolViewAnswerProblem(call.data, result as string);
+  return abi === null ? null : `is not the view's ABI value (${abi})`;
 }
 
 /**
@@ -271,7 +291,7 @@ function checkedAnswer(sentBody: string, text: string): unknown {
   const whole = requestAnswerProblem(sent, answer);
   if (whole !== null) throw whole;
   if (!Array.isArray(sent)) {
-    const call = isRecord(sent) ? { id: sent.id, method: sent.method } : { id: undefined, method: undefined };
+    const call = isRecord(sent) ? sentCall(sent) : { id: undefined, method: undefined };
     const problem = callAnswerProblem(call, answer, "$");
     if (problem !== null) throw problem;
     return answer;
@@ -346,34 +366,41 @@ function lowerHex<T>(value: T): T {
  * `eth_call` (viem takes it whatever its id); for a batch, the answers bearing the id of one of its
  * `eth_call`s. None when `sentBody` is not a request viem sent (not JSON).
  */
-function ethCallAnswers(sentBody: unknown): (answer: Record<string, unknown>) => boolean {
-  if (typeof sentBody !== "string") return () => false;
+function ethCallAnswers(sentBody: unknown): (answer: Record<string, unknown>) => SentCall | undefined {
+  if (typeof sentBody !== "string") return () => undefined;
   let sent: unknown;
   try {
     sent = JSON.parse(sentBody);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    return () => false;
+    return () => undefined;
   }
-  if (!Array.isArray(sent)) return () => isRecord(sent) && sent.method === "eth_call";
-  const ids = new Set(
+  if (!Array.isArray(sent)) {
+    const call = isRecord(sent) && sent.method === "eth_call" ? sentCall(sent) : undefined;
+    return () => call;
+  }
+  const calls = new Map(
     sentCalls(sent)
       .filter((c) => c.method === "eth_call")
-      .map((c) => c.id),
+      .map((c) => [c.id, c]),
   );
-  return (a) => ids.has(a.id);
+  return (a) => calls.get(a.id);
 }
 
 /**
  * A JSON-RPC answer (or a batch's answers) with the hex of each `result` in lower case ({@link lowerHex}).
- * @param isEthCall whether an answer answers an `eth_call` of the request ({@link ethCallAnswers})
+ * @param callOf the `eth_call` of the request an answer answers, if any ({@link ethCallAnswers})
  * @throws RpcAnswerShapeError when an answer to an `eth_call` of the request, not an error, has a result that
- *   is not hex data ({@link ethCallResultProblem}), at `$.result` or `$[i].result`
+ *   is not hex data or not the protocol view's ABI value ({@link ethCallAnswerProblem}), at `$.result` or `$[i].result`
  */
-function lowerHexResults(answer: unknown, isEthCall: (a: Record<string, unknown>) => boolean): unknown {
+function lowerHexResults(
+  answer: unknown,
+  callOf: (a: Record<string, unknown>) => SentCall | undefined,
+): unknown {
   const one = (a: unknown, at: string): unknown => {
     if (!isRecord(a) || !("result" in a)) return a;
-    const problem = !a.error && isEthCall(a) ? ethCallResultProblem(a.result) : null;
+    const call = a.error ? undefined : callOf(a);
+    const problem = call === undefined ? null : ethCallAnswerProblem(call, a.result);
     if (problem !== null)
       throw new RpcAnswerShapeError("a JSON-RPC answer to eth_call", {
         path: `${at}.result`,
@@ -389,9 +416,9 @@ class LowerHexRpcAnswer extends Response {
   override readonly json: () => Promise<unknown>;
   override readonly text: () => Promise<string>;
 
-  constructor(res: Response, isEthCall: (a: Record<string, unknown>) => boolean) {
+  constructor(res: Response, callOf: (a: Record<string, unknown>) => SentCall | undefined) {
     super(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-    this.json = async () => lowerHexResults(await res.json(), isEthCall);
+    this.json = async () => lowerHexResults(await res.json(), callOf);
     this.text = async () => {
       const text = await res.text();
       let answer: unknown;
@@ -402,7 +429,7 @@ class LowerHexRpcAnswer extends Response {
         if (!(e instanceof SyntaxError)) throw e;
         return text;
       }
-      return JSON.stringify(lowerHexResults(answer, isEthCall));
+      return JSON.stringify(lowerHexResults(answer, callOf));
     };
   }
 }
