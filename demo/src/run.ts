@@ -22,7 +22,7 @@
  */
 import { BenchBountyClient } from "@bench-bounty/client";
 import { ensureWritableDir, type LeaderboardRow } from "@bench-bounty/platform";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeAtomically } from "./chain-tools.js";
@@ -77,6 +77,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
   ensureWritableDir(options.outDir, "--out");
   // a busy --base-port port is refused before anything starts (probe39 B-N3; scripts/demo.mjs asks
   // before the set-up too), and --out is left as it is
+  assertOutputsReplaceable(options.outDir);
   const busy = await busyBasePort(options.basePort);
   if (busy !== null) throw new DemoOptionError(busy);
   const registry = io.registry ?? new ProcessRegistry();
@@ -126,6 +127,29 @@ export async function runDemo(options: DemoOptions, io: DemoIo = {}): Promise<De
   }
   if (!io.hold) await result.stop();
   return result;
+}
+
+/**
+ * Refuses an `outDir` where an output's name is taken by something that is not a file (a directory named
+ * `report.md`: probe39 V-N1, the earlier pack was removed, then the report's write failed with Node's raw
+ * EISDIR and the demo's store was left behind): checked before anything is removed or started.
+ * @throws DemoOptionError naming `--out` and the entry
+ */
+function assertOutputsReplaceable(outDir: string): void {
+  for (const name of Object.values(OUTPUT_FILES)) {
+    const path = join(outDir, name);
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw e;
+    }
+    if (!st.isFile())
+      throw new DemoOptionError(
+        `--out ${outDir}: ${path} is not a file (${st.isDirectory() ? "a directory" : "not a regular file"}), and the demo writes its ${name} there: move it, or choose another --out`,
+      );
+  }
 }
 
 /**

@@ -155,6 +155,21 @@ describe("--base-port's ports are probed before the set-up; --out holds only thi
     expect(existsSync(join(out, "verification.json"))).toBe(false);
     expect(existsSync(join(out, "keep"))).toBe(true); // nothing else of --out is touched
   });
+
+  // probe39 V-N1: a directory named report.md: the earlier pack was removed first, then Node's raw EISDIR
+  it("an output's name taken by a directory is refused naming --out, before anything is removed or started", async () => {
+    const out = earlierOutputs();
+    rmSync(join(out, "report.md"));
+    mkdirSync(join(out, "report.md"));
+    const lines: string[] = [];
+    await expect(
+      runDemo(parseOptions(["--out", out]), { log: (l) => lines.push(l), registry: new ProcessRegistry() }),
+    ).rejects.toThrow(
+      `--out ${out}: ${join(out, "report.md")} is not a file (a directory), and the demo writes its report.md there`,
+    );
+    expect(lines).toEqual([]);
+    expect(readFileSync(join(out, "pack.json"), "utf8")).toBe("earlier pack.json");
+  });
 });
 
 describe("parent death", () => {

@@ -290,11 +290,15 @@ describe("bench-bounty CLI (composed)", () => {
       // probe39 A-N1: the API's base or the MCP endpoint pasted for the service's base
       [
         "http://127.0.0.1:1/api/v1?apikey=SRVQ",
-        "error: --server is the service's base URL, without /api/v1 (for example http://127.0.0.1:1): the runner adds /api/v1/... itself",
+        "error: --server is the service's base URL, without /api/v1 (for example http://127.0.0.1:1): bench-bounty adds /api/v1/... itself",
       ],
       [
         "http://127.0.0.1:1/bench/api/v1/",
         "error: --server is the service's base URL, without /api/v1 (for example http://127.0.0.1:1/bench): ",
+      ],
+      [
+        "http://127.0.0.1:1/API/V1",
+        "error: --server is the service's base URL, without /API/V1 (for example http://127.0.0.1:1): ",
       ],
       [
         "http://127.0.0.1:1/mcp/SRVKEY",

@@ -350,12 +350,12 @@ export function checkServerUrl(server: string, option = "--server"): void {
     );
   // the API's base or the MCP endpoint pasted for the service's (probe39 A-N1: the runner then asked
   // /api/v1/api/v1/... and said only "no such endpoint")
-  const tail = /\/(api\/v1|mcp)(\/.*)?$/.exec(u.pathname.replace(/\/+$/, ""));
+  const tail = /\/(api\/v1|mcp)(\/.*)?$/i.exec(u.pathname.replace(/\/+$/, ""));
   if (tail !== null) {
     const mount = u.pathname.slice(0, tail.index);
     throw new PlatformError(
       "invalid_option",
-      `${option} is the service's base URL, without /${tail[1]} (for example ${u.origin}${/bbk_/i.test(mount) ? "" : mount}): the runner adds /api/v1/... itself (the rest of the value is not printed: it may carry a key)`,
+      `${option} is the service's base URL, without /${tail[1]} (for example ${u.origin}${/bbk_/i.test(mount) ? "" : mount}): bench-bounty adds /api/v1/... itself (the rest of the value is not printed: it may carry a key)`,
       { field: "server" },
     );
   }
