@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { agentLogDroppedNote, MAX_AGENT_LOG_BYTES } from "../src/agent-log.js";
 import { MAX_AGENT_STDOUT_BYTES } from "../src/agent-process.js";
 import { PlatformError } from "../src/errors.js";
-import { readCheckpoint, resumeRun, runBenchmark, type AgentSpec, type RunnerResult } from "../src/runner.js";
+import {
+  readCheckpoint,
+  resumeRun,
+  runBenchmark,
+  type AgentSpec,
+  type RunnerOptions,
+  type RunnerResult,
+} from "../src/runner.js";
 import { relativePathNote } from "../src/runner/agent.js";
 import { acquireRunLock, runLockFile } from "../src/runner/lock.js";
 import { cities, cleanup, manualClock, promptAgent, tempDir, openAt, type Harness } from "./helpers.js";
@@ -41,6 +48,24 @@ async function store(dir = tempDir()) {
     time_budget_seconds: 60,
   });
   return { platform, clock, slug: res.slug, dir };
+}
+
+/**
+ * `runBenchmark` as agent `id` of store `s` (through its backend), the CLI test agent (`fixtures/agent.mjs`) in
+ * `AGENT_MODE` `mode` (undefined: its honest mode), with `opts`.
+ */
+async function runAs(
+  s: Awaited<ReturnType<typeof store>>,
+  id: string,
+  mode: string | undefined,
+  opts: RunnerOptions,
+): Promise<RunnerResult> {
+  const agent: AgentSpec = {
+    kind: "command",
+    command: `node ${AGENT}`,
+    ...(mode === undefined ? {} : { env: { AGENT_MODE: mode } }),
+  };
+  return runBenchmark(await s.platform.backend(id), s.slug, id, agent, opts);
 }
 
 /** An in-process agent that takes 25 ms of the manual clock per task. */
@@ -145,21 +170,9 @@ describe("runner equivalence", () => {
 
   it("a CLI agent gives the same answers one task per process and in parallel batches", async () => {
     const one = await store();
-    const rOne = await runBenchmark(
-      await one.platform.backend("cli"),
-      one.slug,
-      "cli",
-      { kind: "command", command: `node ${AGENT}` },
-      { concurrency: 1 },
-    );
+    const rOne = await runAs(one, "cli", undefined, { concurrency: 1 });
     const batched = await store();
-    const rBatched = await runBenchmark(
-      await batched.platform.backend("cli"),
-      batched.slug,
-      "cli",
-      { kind: "command", command: `node ${AGENT}` },
-      { concurrency: 3, batchSize: 5 },
-    );
+    const rBatched = await runAs(batched, "cli", undefined, { concurrency: 3, batchSize: 5 });
     expect(rOne.outcomes.every((o) => o.status === "answered")).toBe(true);
     const d1 = await fingerprint(one.platform, rOne);
     const d2 = await fingerprint(batched.platform, rBatched);
@@ -172,13 +185,7 @@ describe("runner equivalence", () => {
 describe("runner policies", () => {
   it("per-task timeout with policy skip: the task stays unanswered and the run is finalized", async () => {
     const s = await store();
-    const r = await runBenchmark(
-      await s.platform.backend("sleepy"),
-      s.slug,
-      "sleepy",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "sleep-on-5" } },
-      { concurrency: 4, taskTimeoutMs: 5000 },
-    );
+    const r = await runAs(s, "sleepy", "sleep-on-5", { concurrency: 4, taskTimeoutMs: 5000 });
     const tasks = await s.platform.runTasks(r.run_id);
     const five = tasks.find((t) => t.prompt.includes("#5"))!;
     expect(r.outcomes.find((o) => o.ordinal === five.ordinal)).toMatchObject({ status: "timeout" });
@@ -189,13 +196,7 @@ describe("runner policies", () => {
 
   it("garbage output after an answer is an invalid outcome under policy skip, and the run is finalized", async () => {
     const s = await store();
-    const r = await runBenchmark(
-      await s.platform.backend("garbage"),
-      s.slug,
-      "garbage",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "garbage-after-0" } },
-      { batchSize: 1, concurrency: 1 },
-    );
+    const r = await runAs(s, "garbage", "garbage-after-0", { batchSize: 1, concurrency: 1 });
     expect(r.outcomes.find((o) => o.ordinal === 0)).toEqual({ ordinal: 0, status: "answered" });
     const rest = r.outcomes.filter((o) => o.ordinal !== 0);
     expect(rest).toHaveLength(r.task_count - 1);
@@ -281,13 +282,7 @@ describe("runner policies", () => {
     const s = await store();
     let err: unknown;
     try {
-      await runBenchmark(
-        await s.platform.backend("crash"),
-        s.slug,
-        "crash",
-        { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "exit" } },
-        { batchSize: 4, concurrency: 2 },
-      );
+      await runAs(s, "crash", "exit", { batchSize: 4, concurrency: 2 });
     } catch (e) {
       err = e;
     }
@@ -369,15 +364,7 @@ describe("runner policies", () => {
 
   it("an agent that times out before any answer costs no attempt either", async () => {
     const s = await store();
-    await expect(
-      runBenchmark(
-        await s.platform.backend("slow"),
-        s.slug,
-        "slow",
-        { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "sleep" } },
-        { taskTimeoutMs: 300 },
-      ),
-    ).rejects.toMatchObject({
+    await expect(runAs(s, "slow", "sleep", { taskTimeoutMs: 300 })).rejects.toMatchObject({
       code: "agent_failed",
       details: { status: "timeout", attempt_used: false },
       message: expect.stringMatching(/raise the per-task timeout/),
@@ -386,13 +373,9 @@ describe("runner policies", () => {
 
   it("the error shows the useful tail of the agent's stderr, bounded; the log keeps all of it", async () => {
     const s = await store();
-    const err = (await runBenchmark(
-      await s.platform.backend("noisy"),
-      s.slug,
-      "noisy",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "exit-noisy" } },
-      { batchSize: 16 },
-    ).catch((e: unknown) => e)) as PlatformError;
+    const err = (await runAs(s, "noisy", "exit-noisy", { batchSize: 16 }).catch(
+      (e: unknown) => e,
+    )) as PlatformError;
     expect(err.code).toBe("agent_failed");
     const tail = err.message.slice(err.message.indexOf("its stderr ends:"));
     expect(tail).toContain("Error: the model API refused the key"); // the last line, the useful one
@@ -431,13 +414,7 @@ describe("runner policies", () => {
     const s = await store();
     let err: unknown;
     try {
-      await runBenchmark(
-        await s.platform.backend("strict"),
-        s.slug,
-        "strict",
-        { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "empty-on-2" } },
-        { invalidAnswerPolicy: "abort" },
-      );
+      await runAs(s, "strict", "empty-on-2", { invalidAnswerPolicy: "abort" });
     } catch (e) {
       err = e;
     }
@@ -516,13 +493,9 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
   // process that costs no attempt, as empty or non-JSON stdout
   it("stdout that is not UTF-8 is no JSON document naming the byte offset, not U+FFFD graded as the answer", async () => {
     const s = await store();
-    const e = (await runBenchmark(
-      await s.platform.backend("bytes"),
-      s.slug,
-      "bytes",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "bad-utf8" } },
-      { concurrency: 4 },
-    ).catch((x: unknown) => x)) as PlatformError;
+    const e = (await runAs(s, "bytes", "bad-utf8", { concurrency: 4 }).catch(
+      (x: unknown) => x,
+    )) as PlatformError;
     expect(e).toBeInstanceOf(PlatformError);
     expect(e.code).toBe("agent_failed");
     const at = `{"answers":[{"ordinal":${e.details.ordinal as number},"answer_text":"`.length;
@@ -536,13 +509,7 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
 
   it("an answer list naming one ordinal twice is an invalid answer naming the ordinal and both entries", async () => {
     const s = await store();
-    const r = await runBenchmark(
-      await s.platform.backend("twice"),
-      s.slug,
-      "twice",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "dup-ordinal" } },
-      { batchSize: 4, concurrency: 2 },
-    );
+    const r = await runAs(s, "twice", "dup-ordinal", { batchSize: 4, concurrency: 2 });
     const tasks = await s.platform.runTasks(r.run_id);
     for (const o of r.outcomes) {
       const i = tasks.findIndex((t) => t.ordinal === o.ordinal) % 4; // its place in its batch of 4
@@ -561,13 +528,7 @@ describe("an agent's stdout is read strictly (probe28 B-F6, B-F7)", () => {
 describe("an agent's stdout is read by the strict parser of SPEC 2 (probe39 B-F2)", () => {
   it("a key written twice in an answer's object makes the batch invalid, naming its JSON path; nothing is stored", async () => {
     const s = await store();
-    const r = await runBenchmark(
-      await s.platform.backend("dupkey"),
-      s.slug,
-      "dupkey",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "dup-key" } },
-      { batchSize: 4, concurrency: 2 },
-    );
+    const r = await runAs(s, "dupkey", "dup-key", { batchSize: 4, concurrency: 2 });
     expect(r.outcomes).toHaveLength(r.task_count);
     for (const o of r.outcomes)
       expect(o).toEqual({
@@ -582,13 +543,7 @@ describe("an agent's stdout is read by the strict parser of SPEC 2 (probe39 B-F2
 
   it("an ordinal written with a fraction (`3.0`) answers no task, named by its JSON path", async () => {
     const s = await store();
-    const r = await runBenchmark(
-      await s.platform.backend("floaty"),
-      s.slug,
-      "floaty",
-      { kind: "command", command: `node ${AGENT}`, env: { AGENT_MODE: "float-ordinal" } },
-      { concurrency: 2 },
-    );
+    const r = await runAs(s, "floaty", "float-ordinal", { concurrency: 2 });
     expect(r.outcomes).toHaveLength(r.task_count);
     for (const o of r.outcomes)
       expect(o).toEqual({
