@@ -118,25 +118,40 @@ async function signedClaim(i: number) {
 
 const principal = { account_id: "acct-relay", role: "user" } as never;
 
+/**
+ * The relay of claim `c` with the proxy's `rule` on its `eth_sendRawTransaction` (`lose`: the answer lost;
+ * `errorOn`: a JSON-RPC error object answered though the call was forwarded): its answer or its refusal.
+ */
+async function relayWith(
+  rule: "lose" | "errorOn",
+  c: Awaited<ReturnType<typeof signedClaim>>,
+): Promise<unknown> {
+  proxy.rules[rule] = ["eth_sendRawTransaction"];
+  try {
+    return await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
+  } finally {
+    proxy.reset();
+  }
+}
+
+/** `out` is the paid claim of `amount` base units, its transaction mined and successful, `account`'s credit gone. */
+async function expectPaid(out: unknown, account: string, amount: string) {
+  expect(proxy.lost()).toBeGreaterThan(0);
+  expect(out).not.toBeInstanceOf(Error);
+  const paid = out as { tx_hash: Hash; amount_base_units: string; block_number: string };
+  expect(paid.amount_base_units).toBe(amount);
+  const receipt = await dc.publicClient.getTransactionReceipt({ hash: paid.tx_hash });
+  expect(receipt.status).toBe("success");
+  expect(await creditOf(account as never)).toBe(0n);
+  return { paid, receipt };
+}
+
 describe("a relayed claim whose send's answer is lost (probe34 C-F5)", { timeout: 120_000 }, () => {
   it("mined: answered as the paid claim with the transaction it sent, never no_credit", async () => {
     const c = await signedClaim(2);
-    proxy.rules.lose = ["eth_sendRawTransaction"];
-    let out: unknown;
-    try {
-      out = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
-    } finally {
-      proxy.reset();
-    }
-    expect(proxy.lost()).toBeGreaterThan(0);
-    expect(out).not.toBeInstanceOf(Error);
-    const paid = out as { tx_hash: Hash; amount_base_units: string; block_number: string };
-    expect(paid.amount_base_units).toBe("5000000");
-    const receipt = await dc.publicClient.getTransactionReceipt({ hash: paid.tx_hash });
-    expect(receipt.status).toBe("success");
+    const { paid, receipt } = await expectPaid(await relayWith("lose", c), c.account, "5000000");
     expect(receipt.from.toLowerCase()).toBe(dc.accounts[0]!.address.toLowerCase());
     expect(paid.block_number).toBe(receipt.blockNumber.toString());
-    expect(await creditOf(c.account)).toBe(0n);
   });
 
   it("not mined by the request's deadline: 409 claim_pending naming the transaction it sent", async () => {
@@ -178,19 +193,6 @@ describe("a relayed claim whose send's answer is lost (probe34 C-F5)", { timeout
     await dc.increaseTime(200);
     await gateway.award(bountyId, [dc.accounts[4]!.address], `0x${"37".repeat(32)}`);
     const c = await signedClaim(4);
-    proxy.rules.errorOn = ["eth_sendRawTransaction"];
-    let out: unknown;
-    try {
-      out = await relay(principal, "slug", c, { answerBy: Date.now() + 30_000 }).catch((x: unknown) => x);
-    } finally {
-      proxy.reset();
-    }
-    expect(proxy.lost()).toBeGreaterThan(0);
-    expect(out).not.toBeInstanceOf(Error);
-    const paid = out as { tx_hash: Hash; amount_base_units: string };
-    expect(paid.amount_base_units).toBe("10000000");
-    const receipt = await dc.publicClient.getTransactionReceipt({ hash: paid.tx_hash });
-    expect(receipt.status).toBe("success");
-    expect(await creditOf(c.account)).toBe(0n);
+    await expectPaid(await relayWith("errorOn", c), c.account, "10000000");
   });
 });
