@@ -526,6 +526,21 @@ async function restart(slug: string) {
 }
 
 /**
+ * A verification of `slug` queued now in a queue of its own, and the worker's dependencies reading the
+ * indexer at `indexerUrl` with a clock the test moves (`clock.t`, unix ms).
+ */
+async function queuedAgainst(slug: string, indexerUrl: string) {
+  const clock = { t: Date.now() };
+  const lag = new MemoryVerificationJobs();
+  await lag.enqueue(slug, clock.t);
+  const deps = {
+    ...verifierDeps(platform, { jobs: lag, rpcUrl: dc.rpcUrl, indexerUrl }),
+    now: () => clock.t,
+  };
+  return { clock, lag, deps };
+}
+
+/**
  * Right after the award the indexer has usually not seen it: the worker waits (backoff) while the
  * indexer's bounty is not `awarded`, then verifies; after INDEXER_SETTLE_ATTEMPTS it verifies
  * whatever the indexer says, so a real disagreement is reported as a failed fact.
@@ -534,13 +549,7 @@ async function indexerLag(slug: string, bountyId: bigint) {
   const seen: string[] = [];
   const indexer = await fakeIndexer("funded", seen);
   try {
-    const clock = { t: Date.now() };
-    const lag = new MemoryVerificationJobs();
-    await lag.enqueue(slug, clock.t);
-    const deps = {
-      ...verifierDeps(platform, { jobs: lag, rpcUrl: dc.rpcUrl, indexerUrl: indexer.url }),
-      now: () => clock.t,
-    };
+    const { clock, lag, deps } = await queuedAgainst(slug, indexer.url);
     const first = await runOnce(deps);
     expect(first).toMatchObject({ kind: "retry", error: expect.stringContaining("IndexerBehind") });
     expect(seen).toEqual([bountyId.toString()]);
@@ -569,13 +578,7 @@ async function indexerLag(slug: string, bountyId: bigint) {
 async function indexerBehindThePack(slug: string) {
   const indexer = await fakeIndexer("awarded", [], 1);
   try {
-    const clock = { t: Date.now() };
-    const lag = new MemoryVerificationJobs();
-    await lag.enqueue(slug, clock.t);
-    const deps = {
-      ...verifierDeps(platform, { jobs: lag, rpcUrl: dc.rpcUrl, indexerUrl: indexer.url }),
-      now: () => clock.t,
-    };
+    const { clock, lag, deps } = await queuedAgainst(slug, indexer.url);
     const first = await runOnce(deps);
     expect(first).toMatchObject({ kind: "retry", error: expect.stringContaining("IndexerBehind") });
     expect((first as { error: string }).error).toContain("up to block 1 (GET /status)");

@@ -144,28 +144,42 @@ describe("evidence door", () => {
     });
     expect(result.content[0].text).toBe(`no pack: awarded_elsewhere: ${message}`);
   });
-  // probe38 C-F3: the door's 503 carried no Retry-After (the CORS headers exposed one that never came)
-  it("a 503 pack_pending carries Retry-After from details.retry_after_seconds on REST (GET and HEAD), and the hint in MCP's details", async () => {
-    const message = "the award is confirmed; its pack could not be minted just now: ask again later";
-    const details = { retry_after_seconds: 27 };
-    const door = doorOf(() => ({ kind: "unavailable", reason: "pack_pending", message, details }));
+  /**
+   * A door answering the transient `reason` with `message` and `details` (`retry_after_seconds` among them):
+   * REST's GET and HEAD are 503 with that `Retry-After`, GET's body names the reason and details, MCP's
+   * `award_evidence` carries them as they are.
+   */
+  async function expectTransient503(
+    reason: AwardEvidenceReason,
+    message: string,
+    details: { retry_after_seconds: number } & Record<string, unknown>,
+  ): Promise<void> {
+    const door = doorOf(() => ({ kind: "unavailable", reason, message, details }));
     const a = createApp({
       domain: { ...door.domain, assertBenchmark: async () => undefined } as unknown as Domain,
     });
     for (const method of ["GET", "HEAD"]) {
       const r = await a.request("/api/v1/benchmarks/s/award-evidence", { method });
       expect(r.status, method).toBe(503);
-      expect(r.headers.get("retry-after"), method).toBe("27");
+      expect(r.headers.get("retry-after"), method).toBe(String(details.retry_after_seconds));
       if (method === "GET")
         expect(((await r.json()) as any).error).toEqual({
           code: "award_evidence_unavailable",
-          reason: "pack_pending",
+          reason,
           message,
-          details: { retry_after_seconds: 27, reason: "pack_pending" },
+          details: { ...details, reason },
         });
     }
     const result = await mcpAwardEvidence(a);
-    expect(result.structuredContent).toEqual({ available: false, reason: "pack_pending", message, details });
+    expect(result.structuredContent).toEqual({ available: false, reason, message, details });
+  }
+  // probe38 C-F3: the door's 503 carried no Retry-After (the CORS headers exposed one that never came)
+  it("a 503 pack_pending carries Retry-After from details.retry_after_seconds on REST (GET and HEAD), and the hint in MCP's details", async () => {
+    await expectTransient503(
+      "pack_pending",
+      "the award is confirmed; its pack could not be minted just now: ask again later",
+      { retry_after_seconds: 27 },
+    );
     // a 404 reason says nothing about retrying
     const nf = await app(false, "not_awarded").request("/api/v1/benchmarks/s/award-evidence");
     expect(nf.status).toBe(404);
@@ -174,32 +188,11 @@ describe("evidence door", () => {
   // probe39 C-F1: a chain too slow for the door's deadline answered `not_awarded` (or `withheld_live_contest`)
   // for a bounty Awarded on-chain; the door now says it cannot tell, and the edge serves that as a transient 503
   it("a 503 bounty_status_unknown (the bounty's on-chain status not read in time) carries Retry-After on REST (GET and HEAD), and its details on MCP", async () => {
-    const message =
-      "bounty 17's status could not be read from the chain just now (it answered too slowly, or the read failed): whether it is awarded cannot be told: ask again in a moment";
-    const details = { bounty_id: "17", retry_after_seconds: 5 };
-    const door = doorOf(() => ({ kind: "unavailable", reason: "bounty_status_unknown", message, details }));
-    const a = createApp({
-      domain: { ...door.domain, assertBenchmark: async () => undefined } as unknown as Domain,
-    });
-    for (const method of ["GET", "HEAD"]) {
-      const r = await a.request("/api/v1/benchmarks/s/award-evidence", { method });
-      expect(r.status, method).toBe(503);
-      expect(r.headers.get("retry-after"), method).toBe("5");
-      if (method === "GET")
-        expect(((await r.json()) as any).error).toEqual({
-          code: "award_evidence_unavailable",
-          reason: "bounty_status_unknown",
-          message,
-          details: { ...details, reason: "bounty_status_unknown" },
-        });
-    }
-    const result = await mcpAwardEvidence(a);
-    expect(result.structuredContent).toEqual({
-      available: false,
-      reason: "bounty_status_unknown",
-      message,
-      details,
-    });
+    await expectTransient503(
+      "bounty_status_unknown",
+      "bounty 17's status could not be read from the chain just now (it answered too slowly, or the read failed): whether it is awarded cannot be told: ask again in a moment",
+      { bounty_id: "17", retry_after_seconds: 5 },
+    );
   });
   it("answers 503 while a confirmed award's pack is being minted (the edge's reason-to-status table)", async () => {
     for (const [reason, status] of [

@@ -135,15 +135,18 @@ describe("bench-bounty-verify CLI", () => {
     expect(r.stderr).not.toMatch(STACK);
   });
 
+  /** The options bounded by a Node timer's maximum, by command. */
+  const TIMER_OPTIONS = [
+    ["verify", "--timeout"],
+    ["verify", "--deadline"],
+    ["verify-receipt", "--timeout"],
+    ["verify-receipt", "--deadline"],
+  ] as const;
+
   // probe16 B-F13, nearby: a --timeout or --deadline over 2^31-1 ms was accepted, and Node's timer
   // fires after 1 ms for a longer delay
   it("exit 2 for a --timeout or --deadline over a timer's maximum (2147483647 ms), naming it", () => {
-    for (const [command, flag] of [
-      ["verify", "--timeout"],
-      ["verify", "--deadline"],
-      ["verify-receipt", "--timeout"],
-      ["verify-receipt", "--deadline"],
-    ] as const) {
+    for (const [command, flag] of TIMER_OPTIONS) {
       const jwks = command === "verify-receipt" ? ["--jwks", small()] : [];
       const r = run([command, small(), ...jwks, flag, "2147483648"]);
       expect(r.code, `${command} ${flag}`).toBe(2);
@@ -156,12 +159,7 @@ describe("bench-bounty-verify CLI", () => {
   // probe39 B-N1: a positive integer of 14+ digits was refused as "expected a positive integer" (a digit
   // count checked before the maximum) instead of naming the maximum
   it("a positive integer past an option's maximum names the maximum, whatever its digit count", () => {
-    for (const [command, flag] of [
-      ["verify", "--timeout"],
-      ["verify", "--deadline"],
-      ["verify-receipt", "--timeout"],
-      ["verify-receipt", "--deadline"],
-    ] as const) {
+    for (const [command, flag] of TIMER_OPTIONS) {
       const jwks = command === "verify-receipt" ? ["--jwks", small()] : [];
       for (const value of ["99999999999999", "9".repeat(40)]) {
         const r = run([command, small(), ...jwks, flag, value]);
