@@ -89,6 +89,26 @@ async function readyToAward(
   return { platform, open, offChain, where, slug, bountyId, winner, fromBlock, closesAt, clock };
 }
 
+/**
+ * The awarder key (account 4) awards `bountyId` outside the platform to `winners` with ranking digest
+ * `digest`, and waits for it to be mined.
+ */
+async function awardOutside(
+  dc: DevChain,
+  bountyId: bigint,
+  winners: readonly string[],
+  digest: Hex,
+): Promise<{ tx: Hash; blockNumber: bigint }> {
+  const tx = await dc.wallet(4).writeContract({
+    address: dc.contracts.benchmarkBounty,
+    abi: benchmarkBountyAbi,
+    functionName: "award",
+    args: [bountyId, winners as Hex[], digest],
+  });
+  const mined = await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+  return { tx, blockNumber: mined.blockNumber };
+}
+
 /** The platform account's anchor calls (to the AnchorRegistry) waiting in the node's pool. */
 async function pooledAnchors(dc: DevChain): Promise<Hash[]> {
   const block = await dc.publicClient.getBlock({ blockTag: "pending", includeTransactions: true });
@@ -872,13 +892,7 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     });
     // the awarder key awards elsewhere (another digest): this store's award can never be sent
     const elsewhere = `0x${"ab".repeat(32)}` as Hex;
-    const tx = await dc.wallet(4).writeContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "award",
-      args: [r.bountyId, [dc.accounts[17]!.address], elsewhere],
-    });
-    const mined = await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+    const { tx, blockNumber } = await awardOutside(dc, r.bountyId, [dc.accounts[17]!.address], elsewhere);
     await r.platform.real.setWithdrawalAddress(alice, "alice", other);
     expect((await r.platform.ctx.store.agents.get("alice"))!.withdrawal_address).toBe(other);
     // the door: a 404 reason of its own, awarded (never `not_awarded`), not a 409 (C-F3); the
@@ -892,7 +906,7 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
       details: {
         bounty_id: r.bountyId.toString(),
         award_tx: tx,
-        award_block: Number(mined.blockNumber),
+        award_block: Number(blockNumber),
         awarded_ranking_digest: elsewhere,
         prepared_ranking_digest: prepared,
       },
@@ -915,13 +929,7 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     expect(prepared.status).toBe("prepared");
     // the awarder key, outside the platform: the prepared ranking digest, another winner
     const other = dc.accounts[17]!.address.toLowerCase();
-    const tx = await dc.wallet(4).writeContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "award",
-      args: [r.bountyId, [other as Hex], prepared.ranking_digest as Hex],
-    });
-    await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+    const { tx } = await awardOutside(dc, r.bountyId, [other], prepared.ranking_digest as Hex);
     const nonce = await dc.publicClient.getTransactionCount({ address: account });
     // the door, first (it adopted and minted by itself): not this store's award
     const door = await r.platform.awardEvidence(r.slug);
@@ -965,13 +973,7 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
   it("no award prepared here, the bounty awarded on-chain by the awarder key: the door answers awarded_elsewhere, never not_awarded (probe37 C-F2)", async () => {
     const dc = devChain();
     const r = await readyToAward(dc, 4, "none-prepared-elsewhere", {});
-    const tx = await dc.wallet(4).writeContract({
-      address: dc.contracts.benchmarkBounty,
-      abi: benchmarkBountyAbi,
-      functionName: "award",
-      args: [r.bountyId, [r.winner as Hex], `0x${"cd".repeat(32)}`],
-    });
-    await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+    await awardOutside(dc, r.bountyId, [r.winner], `0x${"cd".repeat(32)}`);
     expect(await r.platform.ctx.store.awards.get(r.slug)).toBeFalsy();
     const door = await r.platform.awardEvidence(r.slug);
     expect(door).toMatchObject({
@@ -991,13 +993,7 @@ describe("a winner's withdrawal address changed under an award (probe21 A-F11)",
     const proxy = await delayingProxy(dc.rpcUrl, dc.contracts.benchmarkBounty);
     try {
       const r = await readyToAward(dc, 4, "elsewhere-slow-rpc", {}, proxy.url);
-      const tx = await dc.wallet(4).writeContract({
-        address: dc.contracts.benchmarkBounty,
-        abi: benchmarkBountyAbi,
-        functionName: "award",
-        args: [r.bountyId, [r.winner as Hex], `0x${"ce".repeat(32)}`],
-      });
-      await dc.publicClient.waitForTransactionReceipt({ hash: tx });
+      await awardOutside(dc, r.bountyId, [r.winner], `0x${"ce".repeat(32)}`);
       expect(await r.platform.ctx.store.awards.get(r.slug)).toBeFalsy();
       const unknown = {
         kind: "unavailable",

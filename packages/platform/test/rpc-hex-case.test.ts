@@ -6,8 +6,6 @@
  * in lower case.
  */
 import { anchorRegistryAbi, benchmarkBountyAbi } from "@bench-bounty/contracts";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   encodeAbiParameters,
   encodeEventTopics,
@@ -15,8 +13,9 @@ import {
   toFunctionSelector,
   type Hex,
 } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChainGateway } from "../src/chain.js";
+import { useStubRpc } from "./helpers.js";
 
 const BOUNTY = "0x1000000000000000000000000000000000000001";
 const REGISTRY = "0x2000000000000000000000000000000000000002";
@@ -64,51 +63,26 @@ const anchored = upperLog(
   "0x",
 );
 
-let server: Server;
-let rpcUrl = "";
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        id: number;
-        method: string;
-        params: [{ address?: string; data?: string }];
-      };
-      const anchorOf = toFunctionSelector("anchorOf(bytes32)");
-      const result =
-        call.method === "eth_blockNumber"
-          ? "0x20"
-          : call.method === "eth_getLogs"
-            ? [call.params[0].address?.toLowerCase() === REGISTRY ? anchored : awarded]
-            : call.method === "eth_call" && call.params[0].data?.startsWith(anchorOf)
-              ? upper(
-                  encodeFunctionResult({
-                    abi: anchorRegistryAbi,
-                    functionName: "anchorOf",
-                    result: [WINNER, 16n, 1n, KIND],
-                  } as never),
-                )
-              : null;
-      // on /plain as text (viem then parses the text itself)
-      res.writeHead(200, { "content-type": req.url === "/plain" ? "text/plain" : "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, result }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  rpcUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
+const anchorOf = toFunctionSelector("anchorOf(bytes32)");
+// answers on a path ending in /plain are sent as text (viem then parses the text itself)
+const rpc = useStubRpc((method, _path, params) => {
+  const [call] = params as [{ address?: string; data?: string }];
+  if (method === "eth_blockNumber") return "0x20";
+  if (method === "eth_getLogs") return [call.address?.toLowerCase() === REGISTRY ? anchored : awarded];
+  if (method === "eth_call" && call.data?.startsWith(anchorOf))
+    return upper(
+      encodeFunctionResult({
+        abi: anchorRegistryAbi,
+        functionName: "anchorOf",
+        result: [WINNER, 16n, 1n, KIND],
+      } as never),
+    );
+  return null;
 });
 
 const gateway = (path = ""): ChainGateway =>
   ChainGateway.connect({
-    rpcUrl: `${rpcUrl}${path}`,
+    rpcUrl: `${rpc()}${path}`,
     chainId: 31337,
     contracts: { benchmarkBounty: BOUNTY, anchorRegistry: REGISTRY },
     readAs: WINNER,
@@ -116,7 +90,7 @@ const gateway = (path = ""): ChainGateway =>
   });
 
 describe("an RPC writing hex in upper case (probe37 B-F1)", () => {
-  it.each(["", "/plain"])(
+  it.each(["", "/hex/plain"])(
     "findAwardedLog finds the Awarded log whose topic 0 is in upper case, read in lower case (answers on path %j)",
     async (path) => {
       expect(await gateway(path).findAwardedLog(1n, 0n)).toEqual({

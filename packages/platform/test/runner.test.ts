@@ -68,6 +68,21 @@ async function runAs(
   return runBenchmark(await s.platform.backend(id), s.slug, id, agent, opts);
 }
 
+/** Resumes run `runId` of store `s` with the CLI test agent in its honest mode. */
+async function resumeHonest(s: Awaited<ReturnType<typeof store>>, runId: string): Promise<RunnerResult> {
+  return resumeRun(await s.platform.backendOfRun(runId), runId, {
+    kind: "command",
+    command: `node ${AGENT}`,
+  });
+}
+
+/** A resume that finished the attempt the failure left unused: attempt 1, every task answered, 2 left. */
+function expectSameAttemptFinished(r: RunnerResult): void {
+  expect(r.attempt).toBe(1);
+  expect(r.finalized!.counts.answered).toBe(r.task_count);
+  expect(r.finalized!.attempts_remaining).toBe(2);
+}
+
 /** An in-process agent that takes 25 ms of the manual clock per task. */
 function inProcess(clock: { advance: (ms: number) => void }): AgentSpec {
   return {
@@ -268,13 +283,7 @@ describe("runner policies", () => {
       expect((await s.platform.getRun(runId)).status).toBe("in_progress");
       expect(Object.keys(readCheckpoint(await s.platform.backendOfRun(runId), runId).outcomes)).toEqual([]);
       // the same attempt goes on with a fixed agent
-      const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
-        kind: "command",
-        command: `node ${AGENT}`,
-      });
-      expect(r.attempt).toBe(1);
-      expect(r.finalized!.counts.answered).toBe(r.task_count);
-      expect(r.finalized!.attempts_remaining).toBe(2);
+      expectSameAttemptFinished(await resumeHonest(s, runId));
     }
   }, 60_000);
 
@@ -297,13 +306,7 @@ describe("runner policies", () => {
     const run = await s.platform.getRun(runId);
     expect(run.status).toBe("in_progress");
     // no failed outcome was recorded: resume asks every task again, in the same attempt
-    const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
-      kind: "command",
-      command: `node ${AGENT}`,
-    });
-    expect(r.attempt).toBe(1);
-    expect(r.finalized!.counts.answered).toBe(r.task_count);
-    expect(r.finalized!.attempts_remaining).toBe(2);
+    expectSameAttemptFinished(await resumeHonest(s, runId));
   }, 60_000);
 
   // probe37 B-F3: the rule was judged on the run's answers, so a resume whose agent could not start once
@@ -422,10 +425,7 @@ describe("runner policies", () => {
     expect((err as PlatformError).code).toBe("agent_failed");
     const runId = (err as PlatformError).details.run_id as string;
     expect((await s.platform.getRun(runId)).status).toBe("in_progress");
-    const r = await resumeRun(await s.platform.backendOfRun(runId), runId, {
-      kind: "command",
-      command: `node ${AGENT}`,
-    });
+    const r = await resumeHonest(s, runId);
     expect(r.finalized).not.toBeNull();
     expect(r.outcomes.every((o) => o.status === "answered")).toBe(true);
   }, 60_000);

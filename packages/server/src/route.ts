@@ -538,6 +538,37 @@ function securityOf(auth: "optional" | "required"): Record<string, string[]>[] {
   return auth === "optional" ? [{}, ...keyed] : keyed;
 }
 
+/**
+ * Reads a write's body whole (none: an empty or `{}` body; `bytes`: the raw bytes; otherwise JSON in the
+ * route's mode and limits) and returns its validation, to run once the key was checked again.
+ * @throws EdgeError 400 `invalid_json` / `invalid_request`, 413 `body_too_large`, 415 `unsupported_media_type`
+ */
+async function receiveBody<B extends z.ZodType | undefined>(
+  c: Context<AppEnv>,
+  spec: RouteSpec<B>,
+): Promise<() => { input: unknown; exact?: JsonValue }> {
+  if (!spec.body) {
+    const { value } = await readBody(c, "json", true, SMALL_BODY);
+    return () => {
+      validateBody(NO_BODY, value);
+      return { input: undefined };
+    };
+  }
+  if (spec.bodyMode === "bytes") {
+    assertJsonType(c);
+    const bytes = await bodyBytes(c);
+    return () => ({ input: bytes });
+  }
+  const body = spec.body;
+  const { value, exact } = await readBody(
+    c,
+    spec.bodyMode ?? "json",
+    spec.bodyOptional === true,
+    spec.bodyMode === "lossless" ? undefined : (spec.bodyLimits ?? SMALL_BODY),
+  );
+  return () => ({ input: validateBody(body, value, exact), exact });
+}
+
 /** Registers the handler and its OpenAPI description. */
 export function defineRoute<B extends z.ZodType | undefined>(
   app: OpenAPIHono<AppEnv>,
@@ -576,29 +607,12 @@ export function defineRoute<B extends z.ZodType | undefined>(
     if (spec.auth === "required") requirePrincipal(c.var.principal); // 401 before any body is read
     checkPathParams(c, params);
     readQuery(c, spec.query ? Object.keys(spec.query.shape) : []); // 400 `invalid_query`: a name it does not declare
+    if (spec.method === "get" && !spec.body) return spec.handler(c, undefined as never);
+    const received = await receiveBody(c, spec);
     // the key checked again once the body is in, before the handler acts (probe39 A-F2: a key revoked
     // while its body was still arriving wrote after its revocation)
-    if (!spec.body) {
-      if (spec.method !== "get") {
-        const { value } = await readBody(c, "json", true, SMALL_BODY);
-        await assertKeyStillWorks(c);
-        validateBody(NO_BODY, value);
-      }
-      return spec.handler(c, undefined as never);
-    }
-    if (spec.bodyMode === "bytes") {
-      assertJsonType(c);
-      const bytes = await bodyBytes(c);
-      await assertKeyStillWorks(c);
-      return spec.handler(c, bytes as never);
-    }
-    const { value, exact } = await readBody(
-      c,
-      spec.bodyMode ?? "json",
-      spec.bodyOptional === true,
-      spec.bodyMode === "lossless" ? undefined : (spec.bodyLimits ?? SMALL_BODY),
-    );
     await assertKeyStillWorks(c);
-    return spec.handler(c, validateBody(spec.body, value, exact) as never, exact);
+    const { input, exact } = received();
+    return spec.handler(c, input as never, exact);
   });
 }

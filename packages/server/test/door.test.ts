@@ -24,9 +24,9 @@ function app(awarded: boolean, reason: AwardEvidenceReason = "not_awarded") {
   });
 }
 
-/** The result of an MCP `tools/call award_evidence {slug: "s1"}` on app `a`. */
-async function mcpAwardEvidence(a: ReturnType<typeof createApp>): Promise<any> {
-  const m = await a.request("/mcp", {
+/** The answer to an MCP `tools/call award_evidence {slug: "s1"}` on app `a`. */
+function postAwardEvidence(a: ReturnType<typeof createApp>): Promise<Response> {
+  return a.request("/mcp", {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify({
@@ -35,8 +35,12 @@ async function mcpAwardEvidence(a: ReturnType<typeof createApp>): Promise<any> {
       method: "tools/call",
       params: { name: "award_evidence", arguments: { slug: "s1" } },
     }),
-  });
-  return JSON.parse(await m.text()).result;
+  }) as Promise<Response>;
+}
+
+/** The result of an MCP `tools/call award_evidence {slug: "s1"}` on app `a`. */
+async function mcpAwardEvidence(a: ReturnType<typeof createApp>): Promise<any> {
+  return JSON.parse(await (await postAwardEvidence(a)).text()).result;
 }
 
 describe("evidence door", () => {
@@ -226,16 +230,7 @@ describe("the MCP award_evidence tool", () => {
       publicBaseUrl: "https://bench.example",
       limits,
     });
-    const r = await app.request("/mcp", {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "award_evidence", arguments: { slug: "s1" } },
-      }),
-    });
+    const r = await postAwardEvidence(app);
     expect(r.status).toBe(200);
     const text = await r.text();
     return {
