@@ -112,6 +112,13 @@ export interface AwardHow {
    * C-F1: nothing was printed for up to 180 s).
    */
   onWaiting?: (txHash: string, adopted: boolean, until: number, waitingFor: AwardWaitingFor) => void;
+  /**
+   * Told when an award transaction found sent before is let go: the node no longer knows it (dropped, or
+   * its nonce taken by another transaction), so it can never be mined and the call sends the award anew
+   * (the contract takes one award: a copy cannot pay twice). The CLI prints it (probe40 C-N1: the log
+   * showed two award transactions, each "never sent twice", and not that the first was let go).
+   */
+  onLetGo?: (txHash: string) => void;
 }
 
 /**
@@ -151,7 +158,11 @@ export async function awardBenchmark(
   const startedAt = Date.now();
   const deadline = Math.min(startedAt + awardWaitMs(ctx), how.answerBy ?? Number.POSITIVE_INFINITY);
   const waitMs = deadline - startedAt;
-  const progress: AwardProgress = { step: "lock", ...(how.onWaiting ? { onWaiting: how.onWaiting } : {}) };
+  const progress: AwardProgress = {
+    step: "lock",
+    ...(how.onWaiting ? { onWaiting: how.onWaiting } : {}),
+    ...(how.onLetGo ? { onLetGo: how.onLetGo } : {}),
+  };
   const work = ctx.store
     .withLock(awardLock(slug), () => settleAward(ctx, p, slug, deadline, progress), {
       waitMs: Math.max(0, deadline - Date.now()),

@@ -466,8 +466,10 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
     // answered server_busy "the chain answered too slowly", and only the next call sent)
     const t0 = Date.now();
     const told: [string, boolean, string][] = [];
+    const letGo: string[] = [];
     const done = await again.award(r.slug, {
       onWaiting: (tx, adopted, _until, what) => told.push([tx, adopted, what]),
+      onLetGo: (tx) => letGo.push(tx),
     });
     expect(Date.now() - t0).toBeLessThan(AWARD_WAIT_MS);
     // the dropped copy was looked for (adopted), then the new send waited for (probe32 C-F3), then the
@@ -477,6 +479,9 @@ describe("award crash variants: pending, dropped, reverted (issue 13 item 7 re-p
       [done.award_tx, false, "award"],
       [done.pack_anchor!.tx_hash, false, "pack_anchor"],
     ]);
+    // the dropped copy's letting go is told before the new send (probe40 C-N1: the log showed two award
+    // transactions, each "never sent twice")
+    expect(letGo).toEqual([sent]);
     // sent anew with the dropped copy's nonce (the same call signed again: here even the same hash)
     const events = await awardedTxs(dc, r.bountyId, r.fromBlock);
     expect(events).toEqual([done.award_tx]); // one Awarded event, and it is the recorded transaction

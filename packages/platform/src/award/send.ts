@@ -155,6 +155,7 @@ export async function sendOrAdoptAward(
     const settled = await settleSent(ctx, slug, bountyId, row, inflight, deadline, true);
     if (settled) return settled;
     progress.step = "prepare"; // dropped and forgotten: nothing in flight
+    progress.onLetGo?.(inflight);
   }
   // the bounty as it is now, the attached one (probe26 C-F5): reclaimed, past its deadline, or awarded
   // by another key is answered as such before the send (probe26 C-F4, C-F6), never as a revert

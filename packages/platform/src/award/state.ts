@@ -247,4 +247,6 @@ export interface AwardProgress {
    * its pack's anchor's.
    */
   onWaiting?: (txHash: string, adopted: boolean, until: number, waitingFor: AwardWaitingFor) => void;
+  /** Told when an award transaction found sent before is let go ({@link AwardHow.onLetGo}). */
+  onLetGo?: (txHash: string) => void;
 }

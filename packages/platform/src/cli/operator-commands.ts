@@ -112,7 +112,12 @@ export function registerOperatorCommands(program: Command): void {
               : `award of ${slug}: ${sent} ${tx}; waiting up to ${s} s for it to be mined (never sent twice: award again adopts it)\n`,
           );
         };
-        print(await platform.award(p, slug, { onWaiting }));
+        const onLetGo = (tx: string): void => {
+          process.stderr.write(
+            `award of ${slug}: ${tx} is no longer known to the node (dropped, or its nonce taken by another transaction): it can never be mined; sending the award anew (the contract takes one award, so it cannot pay twice)\n`,
+          );
+        };
+        print(await platform.award(p, slug, { onWaiting, onLetGo }));
       });
     }),
   );
