@@ -499,6 +499,35 @@ function anchoredDigests(input: Hex): string[] {
   return [];
 }
 
+/**
+ * A failure `e` of an anchoring of `digests` with no word of them (probe39 A-F1): its text is served
+ * while they are pending (a publish's `commitment_anchor_error`, a finalize's `receipt_anchor_error`, the
+ * CLI's warnings, `anchor`'s refusal), and a digest not anchored yet is withheld (reveal.ts: whoever saw
+ * it could anchor it first with another kind). Each digest (any case, with or without `0x`) in the
+ * message and in the string values of `details` is said as "the <kind> digest". A PlatformError is
+ * rebuilt with the same code; any other error is returned as it is (AnchorNotMined names only its
+ * transaction).
+ */
+function withoutDigests(e: unknown, digests: readonly Hex[], kind: PlatformAnchorKind): unknown {
+  if (!(e instanceof PlatformError) || digests.length === 0) return e;
+  const named = new RegExp(
+    `(?:0x)?(?:${[...new Set(digests.map((d) => lower(d).replace(/^0x/, "")))].join("|")})`,
+    "gi",
+  );
+  const clean = (v: unknown): unknown =>
+    typeof v === "string"
+      ? v.replace(named, `the ${kind} digest`)
+      : Array.isArray(v)
+        ? v.map(clean)
+        : v !== null && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x)]))
+          : v;
+  const message = clean(e.message) as string;
+  const details = clean(e.details) as Record<string, unknown>;
+  if (message === e.message && JSON.stringify(details) === JSON.stringify(e.details)) return e;
+  return new PlatformError(e.code, message, details);
+}
+
 /** A lock around one send of the platform key ({@link ChainGateway.sendThrough}): runs `fn` holding it. */
 export type SendLock = <T>(fn: () => Promise<T>) => Promise<T>;
 
@@ -716,8 +745,9 @@ export class ChainGateway {
    * the next call for those digests adopts it (waits for it again) instead of sending them twice or
    * replacing it, as it adopts one found in the node's pool.
    * @returns the evidence, or the squat, per digest, in input order
-   * @throws PlatformError `chain_error`; {@link AnchorNotMined} when a transaction waited for is not
-   *   mined by `wait.until` (or `wait.stop`), or is dropped
+   * @throws PlatformError `chain_error`, whose message and details name none of `digests` (served while
+   *   they are pending and withheld, reveal.ts: `withoutDigests`, probe39 A-F1); {@link AnchorNotMined}
+   *   when a transaction waited for is not mined by `wait.until` (or `wait.stop`), or is dropped
    */
   anchorMany(digests: Hex[], kind: PlatformAnchorKind, wait?: AnchorWait): Promise<AnchorOutcome[]> {
     return this.exclusive(() =>
@@ -726,7 +756,7 @@ export class ChainGateway {
         kind,
         wait ?? { until: Date.now() + (this.config.anchorWaitMs ?? DEFAULT_ANCHOR_WAIT_MS) },
       ),
-    );
+    ).catch((e: unknown) => Promise.reject(withoutDigests(e, digests, kind)));
   }
 
   /**
@@ -779,7 +809,9 @@ export class ChainGateway {
   ): Promise<void> {
     const hash =
       todo.length === 1
-        ? await this.write(`anchor ${kind} ${todo[0]}`, {
+        ? // the label names the kind, never the digest: it is the served error's text while the
+          // digest is withheld (probe39 A-F1)
+          await this.write(`anchor ${kind}`, {
             address: this.config.contracts.anchorRegistry,
             abi: anchorRegistryAbi,
             functionName: "anchor",

@@ -35,7 +35,7 @@ describe(
         expect((await h.real.getBenchmark(slug)).commitment_anchor).not.toBeNull();
         const text = logged.join("\n");
         expect(text).toMatch(
-          /anchor commitment 0x[0-9a-f]{64}: the answer to its send was lost \(.*-32000 "connection reset"\); transaction 0x[0-9a-f]{64} found (mined|pending): adopted/,
+          /anchor commitment: the answer to its send was lost \(.*-32000 "connection reset"\); transaction 0x[0-9a-f]{64} found (mined|pending): adopted/,
         );
         expect(text).not.toContain("failed");
       } finally {
