@@ -635,6 +635,77 @@ describe("an agent command that cannot start", () => {
   });
 });
 
+describe("a local run made with its key in BENCH_BOUNTY_API_KEY (probe40 B-F1)", () => {
+  it('interrupted, prints a resume line with --api-key "$BENCH_BOUNTY_API_KEY" and the note; pasted in a new shell with the variable it finishes the run, without a key it is told the key is needed', async () => {
+    const store = join(tempDir(), "st");
+    expect((await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "envkey")).code).toBe(
+      0,
+    );
+    const key = await cliAccount(store, "envkey-owner");
+    // an agent that answers late: the interrupt comes once the run's checkpoint is written (its listener
+    // is in place by then), while tasks are left
+    const agent = `sleep 1; node ${AGENT}`;
+    const runs = join(store, "runs");
+    const checkpointed = () => existsSync(runs) && readdirSync(runs).some((f) => f.endsWith(".json"));
+    process.env.BENCH_BOUNTY_API_KEY = key;
+    let r: Awaited<ReturnType<typeof runCli>>;
+    try {
+      const running = runCli(
+        ...["run", "envkey", "--store", store, "--agent", agent, "--agent-id", "envkey1"],
+        ...["--batch-size", "1", "--concurrency", "1", "--no-progress"],
+      );
+      const t0 = Date.now();
+      while (!checkpointed() && Date.now() - t0 < 30_000) await new Promise((f) => setTimeout(f, 20));
+      process.emit("SIGINT");
+      r = await running;
+    } finally {
+      delete process.env.BENCH_BOUNTY_API_KEY;
+    }
+    expect(r.code, r.err).toBe(130);
+    expect(r.err).not.toContain(key); // the key is never printed
+    const m = new RegExp(
+      `^run (run-[0-9a-f]+) interrupted; continue with:\\n {2}${programPattern()} (resume .*)\\n(.*)$`,
+      "m",
+    ).exec(r.err);
+    expect(m, r.err).not.toBeNull();
+    const [, runId, command, next] = m!;
+    expect(command).toBe(`resume ${runId} --store ${store} --api-key "$BENCH_BOUNTY_API_KEY"`);
+    expect(next).toBe(
+      "  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)",
+    );
+    // pasted as printed in a new shell where the variable is set (a stand-in for the program prints its words)
+    const pasted = spawnSync("bash", ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${command}`], {
+      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
+      encoding: "utf8",
+    });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    const argv = pasted.stdout.split("\0").slice(0, -1);
+    expect(argv).toEqual(["resume", runId, "--store", store, "--api-key", key]);
+    // without any key the owner is told the key is needed, not that the run is another account's
+    const keyless = await runCli(
+      "resume",
+      runId!,
+      "--store",
+      store,
+      "--agent",
+      `node ${AGENT}`,
+      "--no-progress",
+    );
+    expect(keyless.code).toBe(1);
+    expect(keyless.err).toMatch(
+      new RegExp(
+        `^error: this needs --api-key \\(or BENCH_BOUNTY_API_KEY\\): run ${runId} belongs to that key's account`,
+      ),
+    );
+    expect(keyless.err).not.toMatch(/another account|run_owner_only/);
+    expect(keyless.err).toContain('"rule": "key_required"');
+    // the pasted command finishes the same attempt
+    const res = await runCli(...argv, "--agent", `node ${AGENT}`, "--no-progress");
+    expect(res.code, res.err).toBe(0);
+    expect(JSON.parse(res.out)).toMatchObject({ run_id: runId, attempt: 1, outcomes: { answered: 4 } });
+  });
+});
+
 describe("a finalized run whose agent failed on later tasks", () => {
   it("the summary's warning prints the first failure's note on its own line (a relative path in the command)", async () => {
     const store = join(tempDir(), "st");

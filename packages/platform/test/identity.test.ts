@@ -326,6 +326,29 @@ describe("owner rules (issue 13 item 5)", () => {
     expect((await p.myRuns(mallory)).runs).toEqual([]);
   });
 
+  it("the keyless CLI (local operator) on an account's run is told the key is needed, not 'another account' (probe40 B-F1)", async () => {
+    const { p, slug, alice } = await published();
+    const started = await p.startRun(alice, slug, "alice-bot");
+    const runId = started.run.id;
+    const keyless = p.localOperator();
+    for (const attempt of [
+      () => p.submit(keyless, runId, [{ ordinal: 0, answer_text: "x" }]),
+      () => p.finalize(keyless, runId),
+      () => p.runTasks(keyless, runId),
+      () => p.runAnswers(keyless, runId),
+    ]) {
+      const e = await rejection(attempt());
+      expect(e).toMatchObject({ code: "unauthenticated", details: { rule: "key_required", run_id: runId } });
+      expect(e.message).toMatch(
+        /^this needs --api-key \(or BENCH_BOUNTY_API_KEY\): run run-[0-9a-f]+ belongs to that key's account/,
+      );
+      expect(e.message).not.toMatch(/another account/);
+    }
+    // nothing was written: the run is still its owner's, in progress, unanswered
+    expect((await p.runAnswers(alice, runId)).size).toBe(0);
+    expect((await p.getRun(alice, runId)).status).toBe("in_progress");
+  });
+
   it("only the operator awards; only the author (or operator) closes; gold only to the author", async () => {
     const { p, slug, alice } = await published();
     expect((await rejection(p.award(alice, slug))).details.rule).toBe("operator_only");

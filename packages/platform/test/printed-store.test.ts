@@ -18,7 +18,7 @@ describe("printed commands on a PostgreSQL store", () => {
     vi.stubEnv("DATABASE_URL", PG);
     vi.stubEnv("BENCH_BOUNTY_API_KEY", undefined);
     for (const line of [
-      resumeCommand("run-1", { store: "./.bench-bounty", keyOnCommandLine: false }),
+      resumeCommand("run-1", { store: "./.bench-bounty", withKey: false }),
       anchorRetryCommand("bench-1", opts),
     ]) {
       expect(line).toMatch(/with DATABASE_URL set .*postgresql db\.example:6543\/bounties/);
@@ -29,11 +29,11 @@ describe("printed commands on a PostgreSQL store", () => {
 
   it("add nothing on a SQLite store or for a remote run", () => {
     vi.stubEnv("DATABASE_URL", undefined);
-    expect(resumeCommand("run-1", { store: "s", keyOnCommandLine: false })).not.toContain("DATABASE_URL");
+    expect(resumeCommand("run-1", { store: "s", withKey: false })).not.toContain("DATABASE_URL");
     expect(anchorRetryCommand("bench-1", opts)).not.toContain("DATABASE_URL");
     vi.stubEnv("DATABASE_URL", PG);
     expect(
-      resumeCommand("run-1", { store: "s", server: "http://127.0.0.1:1", keyOnCommandLine: false }),
+      resumeCommand("run-1", { store: "s", server: "http://127.0.0.1:1", withKey: false }),
     ).not.toContain("DATABASE_URL");
   });
 });
@@ -45,7 +45,7 @@ describe("the printed resume of a run with --agent-hide (probe35 A-F1)", () => {
       resumeCommand("run-1", {
         store: "s",
         server: "http://127.0.0.1:1",
-        keyOnCommandLine: false,
+        withKey: false,
         agentHide: ["/srv/bb/service", "/srv/my keys"],
       }),
     ).toBe(
@@ -61,11 +61,26 @@ describe("a printed command's store (probe35 V-F4)", () => {
     vi.stubEnv("DATABASE_URL", undefined);
     vi.stubEnv("BENCH_BOUNTY_API_KEY", undefined);
     const absolute = resolve("./.bench-bounty");
-    expect(resumeCommand("run-1", { store: "./.bench-bounty", keyOnCommandLine: false })).toBe(
+    expect(resumeCommand("run-1", { store: "./.bench-bounty", withKey: false })).toBe(
       `${invokedAs()} resume run-1 --store ${absolute}`,
     );
     expect(anchorRetryCommand("bench-1", opts).split("\n")[0]).toContain(
       ` anchor bench-1 --store ${absolute}`,
+    );
+  });
+});
+
+describe("the printed resume of a run made with a key (probe40 B-F1)", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('names --api-key "$BENCH_BOUNTY_API_KEY" and says to set it, whatever the key\'s source, local or remote', () => {
+    vi.stubEnv("DATABASE_URL", undefined);
+    const note = "  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)";
+    expect(resumeCommand("run-1", { store: "s", withKey: true })).toBe(
+      `${invokedAs()} resume run-1 --store ${resolve("s")} --api-key "$BENCH_BOUNTY_API_KEY"\n${note}`,
+    );
+    expect(resumeCommand("run-1", { store: "s", server: "http://127.0.0.1:1", withKey: true })).toBe(
+      `${invokedAs()} resume run-1 --store ${resolve("s")} --server http://127.0.0.1:1 --api-key "$BENCH_BOUNTY_API_KEY"\n${note}`,
     );
   });
 });

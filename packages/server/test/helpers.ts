@@ -2,7 +2,7 @@
  * Test support: a live server on a fresh store (loopback, any free port), and plain-fetch helpers
  * that call it the way a stranger would.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -422,6 +422,22 @@ export function devChainConfig(dc: DevChain, index = 0) {
 /** A chain gateway on the devchain signing as account `index` (0: the operator `serve` signs with). */
 export function gatewayOf(dc: DevChain, index = 0): ChainGateway {
   return ChainGateway.connect(devChainConfig(dc, index));
+}
+
+/**
+ * The arguments a printed command line gives its program when pasted as printed into a shell with only
+ * PATH and `env` set: the shell expands the words after the program (`--api-key "$BENCH_BOUNTY_API_KEY"`,
+ * quoted paths), a stand-in for the program prints them. The program is the line's first word.
+ * @throws Error when the shell refuses the line (a syntax error)
+ */
+export function pastedArgs(line: string, env: Record<string, string> = {}): string[] {
+  const r = spawnSync(
+    "bash",
+    ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${line.slice(line.indexOf(" ") + 1)}`],
+    { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`the shell refused the pasted line (${r.status}): ${r.stderr}`);
+  return r.stdout.split("\0").slice(0, -1);
 }
 
 /** The built `bench-bounty` CLI (packages/cli's dist). */

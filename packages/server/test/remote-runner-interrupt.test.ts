@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EdgeError } from "../src/errors.js";
-import { call, publishCities, register, useLive, runCli } from "./helpers.js";
+import { call, pastedArgs, publishCities, register, useLive, runCli } from "./helpers.js";
 
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
 
@@ -147,7 +147,7 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
     expect(line).toContain(`--store ${store} --server ${live.url}`);
     const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
     expect(before.json.status).toBe("in_progress");
-    const resumed = await runCli(line.split(" ").slice(1), env);
+    const resumed = await runCli(pastedArgs(line, env), env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
   });
@@ -171,7 +171,7 @@ describe("a remote run interrupted by the server", { timeout: 120_000 }, () => {
     const { line, runId } = resumeLine(r.stderr);
     const before = await call(live.url, "GET", `/api/v1/benchmarks/runs/${runId}`, { key: me.key });
     expect(before.json.status).toBe("in_progress");
-    const resumed = await runCli(line.split(" ").slice(1), env);
+    const resumed = await runCli(pastedArgs(line, env), env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: runId, score_public: "1.0000" });
   }

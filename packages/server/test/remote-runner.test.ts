@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bubblewrapAvailable } from "@bench-bounty/platform";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, publishCities, register, useLive, runCli } from "./helpers.js";
+import { call, pastedArgs, publishCities, register, useLive, runCli } from "./helpers.js";
 
 const CLONE_BIN = new URL("../../../bin/bench-bounty", import.meta.url).pathname;
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
@@ -81,13 +81,21 @@ describe("bench-bounty run --server", { timeout: 120_000 }, () => {
     expect(r.stderr).toMatch(/status 2; its stderr ends:\n {4}Traceback: ModuleNotFoundError: openai/);
     const m = /\n {2}(\S+ resume (run-[0-9a-f]+) [^\n]*)\n/.exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
-    // the key came from the environment: the command needs nothing else; the program is the clone's
-    // bin by its absolute path, which works pasted from any directory (probe35 B-F1: `npx` with the bare name
-    // asked the public registry for a package of that name outside the clone)
-    expect(m![1]).toBe(`${CLONE_BIN} resume ${m![2]} --store ${store} --server ${live.url}`);
+    // the key came from the environment: the command reads it from there as the next line says, so it
+    // works pasted in a new shell once the variable is set (probe40 B-F1: it named no key, and pasted there it
+    // was refused); the program is the clone's bin by its absolute path, which works pasted from any
+    // directory (probe35 B-F1: `npx` with the bare name asked the public registry for a package of that name
+    // outside the clone)
+    expect(m![1]).toBe(
+      `${CLONE_BIN} resume ${m![2]} --store ${store} --server ${live.url} --api-key "$BENCH_BOUNTY_API_KEY"`,
+    );
+    expect(r.stderr).toContain(
+      `${m![1]}\n  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)\n`,
+    );
+    expect(r.stderr).not.toContain(me.key);
     const run = await call(live.url, "GET", `/api/v1/benchmarks/runs/${m![2]}`, { key: me.key });
     expect(run.json.status).toBe("in_progress");
-    const resumed = await runCli([...m![1]!.split(" ").slice(1), "--agent", `node ${AGENT}`], env);
+    const resumed = await runCli([...pastedArgs(m![1]!, env), "--agent", `node ${AGENT}`], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ run_id: m![2], attempt: 1 });
   });

@@ -130,8 +130,11 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
 interface ResumeWhere {
   store: string;
   server?: string;
-  /** Whether `--api-key` was given on the command line (not through `BENCH_BOUNTY_API_KEY`). */
-  keyOnCommandLine: boolean;
+  /**
+   * Whether the run was made with a key, `--api-key` or its variable `BENCH_BOUNTY_API_KEY` alike (probe40
+   * B-F1: a key from the variable printed no key at all, and the line pasted in a shell without it was refused).
+   */
+  withKey: boolean;
   /** The agent command to name (`--agent`): a run another process started may have no checkpoint here. */
   agent?: string;
   /** Every `--agent-hide` path, its environment form's too (a pasted resume may run in a shell without the variable). */
@@ -141,33 +144,32 @@ interface ResumeWhere {
 /**
  * The `bench-bounty resume` command of a run, paste-able as printed: the command alone on its line
  * (probe21 B-F9: a note on the same line made the pasted line a shell syntax error), each note on a
- * line of its own after it. The key is never printed, so a key given with `--api-key` becomes
- * `--api-key "$BENCH_BOUNTY_API_KEY"` and the next line says to set it.
+ * line of its own after it. The key is never printed: a run made with a key, given with `--api-key` or
+ * in `BENCH_BOUNTY_API_KEY`, is resumed with `--api-key "$BENCH_BOUNTY_API_KEY"`, and the next line says
+ * to set that variable (probe40 B-F1: a key from the variable printed neither, and the line pasted in a
+ * new shell was refused as another account's run).
  */
 export function resumeCommand(runId: string, w: ResumeWhere): string {
   const cmd = [invokedAs(), "resume", runId, "--store", shellWord(resolve(w.store))];
   if (w.server) cmd.push("--server", shellWord(w.server));
-  if (w.keyOnCommandLine) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
+  if (w.withKey) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   if (w.agent !== undefined) cmd.push("--agent", shellWord(w.agent));
   for (const p of w.agentHide ?? []) cmd.push("--agent-hide", shellWord(p));
   return (
     cmd.join(" ") +
-    (w.keyOnCommandLine
+    (w.withKey
       ? "\n  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)"
       : "") +
     (w.server ? "" : databaseUrlNote())
   );
 }
 
-function whereOf(
-  o: StoreOpts & { server?: string },
-  cmd: Command,
-  agentHide: readonly string[],
-): ResumeWhere {
+function whereOf(o: StoreOpts & { server?: string }, agentHide: readonly string[]): ResumeWhere {
   return {
     store: o.store,
     ...(o.server ? { server: o.server } : {}),
-    keyOnCommandLine: o.apiKey !== undefined && cmd.getOptionValueSource("apiKey") === "cli",
+    // whatever its source: the variable may not be set where the line is pasted (probe40 B-F1)
+    withKey: o.apiKey !== undefined,
     // every hidden path, the variable's too: the printed command may be pasted in a shell without it
     // (probe35 V-F5: a resume there let the agent read what the variable was hiding)
     ...(agentHide.length > 0 ? { agentHide } : {}),
@@ -505,7 +507,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
               });
             }
             const results: ReturnType<typeof summarise>[] = [];
-            const w = whereOf(o, cmd, agentHide);
+            const w = whereOf(o, agentHide);
             for (let i = 0; i < (o.attempts ?? 1) && !signal.aborted; i++) {
               let r: RunnerResult;
               try {
@@ -564,7 +566,7 @@ export function registerRunCommands(program: Command, hooks: PlatformCommandHook
         try {
           const agent: AgentSpec | undefined = o.agent ? { kind: "command", command: o.agent } : undefined;
           const backend = await where.backend();
-          const w = whereOf(o, cmd, agentHide);
+          const w = whereOf(o, agentHide);
           const r = await resumeRun(backend, runId, agent, toRunnerOptions(o, signal)).catch((e: unknown) => {
             const shown = withResumeCommand(e, o.agent !== undefined ? { ...w, agent: o.agent } : w);
             if (printedInterruption(shown)) return null;

@@ -59,10 +59,23 @@ export function assertMayOwnAgents(p: Principal): void {
     );
 }
 
-/** The run owner rule. @throws PlatformError `forbidden` (`run_owner_only`) */
+/**
+ * The run owner rule. The keyless CLI (the local operator, principal `via: "local"`, who owns no agents and
+ * so no runs) is told that the run's key is needed, as `--server` without a key is (`remoteOf`), not that
+ * the run is another account's (probe40 B-F1: a resume pasted without the key the run was made with said
+ * "belongs to another account" to the run's owner).
+ * @throws PlatformError `unauthenticated` (`key_required`, `details.run_id`) to the keyless CLI;
+ *   `forbidden` (`run_owner_only`, `details.run_id`) to any other caller but the run's account
+ */
 export function assertRunOwner(p: Principal, run: { run_id: string; account_id: string }): void {
-  if (run.account_id !== p.account_id)
-    forbid("run_owner_only", `run ${run.run_id} belongs to another account`, { run_id: run.run_id });
+  if (run.account_id === p.account_id) return;
+  if (p.via === "local")
+    throw new PlatformError(
+      "unauthenticated",
+      `this needs --api-key (or BENCH_BOUNTY_API_KEY): run ${run.run_id} belongs to that key's account (without a key the CLI acts as the store's local operator, who owns no runs)`,
+      { rule: "key_required", run_id: run.run_id },
+    );
+  forbid("run_owner_only", `run ${run.run_id} belongs to another account`, { run_id: run.run_id });
 }
 
 /** The dataset owner rule. @throws PlatformError `forbidden` (`dataset_owner_only`) */
