@@ -83,6 +83,19 @@ export const storeDir = (v: string): string => {
   return v;
 };
 
+/**
+ * An `--api-key` (or `BENCH_BOUNTY_API_KEY`): not empty (probe40 B-F1: a printed resume line pasted in a
+ * shell without the variable passed `--api-key ""`, answered "invalid API key: none given").
+ * @throws InvalidArgumentError (commander prints it naming the option, or the variable it came from)
+ */
+export const apiKeyValue = (v: string): string => {
+  if (v === "")
+    throw new InvalidArgumentError(
+      'the API key is empty: set BENCH_BOUNTY_API_KEY to your API key in this shell (a printed command passes it as --api-key "$BENCH_BOUNTY_API_KEY")',
+    );
+  return v;
+};
+
 /** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
 const USDC_DECIMALS = 6;
 
@@ -209,8 +222,8 @@ export function storeOptions(
       o[OPTION_NAMES] = (flag) => optionSourceName(self, flag);
     });
   return actsAsAccount
-    ? withStore.addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV))
-    : withStore.addOption(new Option("--api-key <key>").hideHelp());
+    ? withStore.addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV).argParser(apiKeyValue))
+    : withStore.addOption(new Option("--api-key <key>").hideHelp().argParser(apiKeyValue));
 }
 
 /**
