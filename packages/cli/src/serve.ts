@@ -32,7 +32,13 @@
  */
 import { Option, type Command } from "commander";
 import { optionSourceName } from "@bench-bounty/verifier/cli";
-import { openStore, SERVE_API_KEY_REFUSAL, storeOptions, type StoreOpts } from "@bench-bounty/platform/cli";
+import {
+  isLoopbackHost,
+  openStore,
+  SERVE_API_KEY_REFUSAL,
+  storeOptions,
+  type StoreOpts,
+} from "@bench-bounty/platform/cli";
 import type { StepOutcome } from "@bench-bounty/server";
 import {
   DEFAULT_AGENT_QUOTA,
@@ -423,8 +429,7 @@ export function chainBannerLine(
     return markedChain !== null
       ? `  chain: none here (no anchors, no award from this process; the store is anchored on chain ${markedChain})\n`
       : "  chain: none (off-chain: no anchors, no award)\n";
-  const host = new URL(rpc).hostname.replace(/^\[|\]$/g, "");
-  const loopback = host === "localhost" || host === "::1" || /^127\./.test(host);
+  const loopback = isLoopbackHost(new URL(rpc).hostname);
   return (
     `  chain: chain id ${o.chainId} via ${publicOrigin(rpc)}\n` +
     (loopback && o.localChain !== true

@@ -312,6 +312,28 @@ describe("bench-bounty CLI (composed)", () => {
     }
   }, 60_000);
 
+  // probe40 B-N2: the key went in clear text to another host without a word
+  it("run --server with plain http:// to a host that is not loopback warns that the key travels unencrypted; https:// or a loopback host does not", () => {
+    const store = mkdtempSync(join(tmpdir(), "bb-cli-server-"));
+    const warning =
+      /^warning: --server is plain http:\/\/ to 0\.0\.0\.0:1, not this machine: the API key travels unencrypted/;
+    const plain = cli(runServerArgs("http://0.0.0.0:1", store, "--api-key", "k"));
+    expect(plain.stderr).toMatch(warning);
+    expect(plain.stderr).toMatch(
+      /\nerror: POST http:\/\/0\.0\.0\.0:1\/api\/v1\/benchmarks\/some-slug\/runs: /,
+    );
+    for (const server of [
+      "https://0.0.0.0:1",
+      "http://localhost:1",
+      "http://[::1]:1",
+      "http://127.0.0.2:1",
+    ]) {
+      const r = cli(runServerArgs(server, store, "--api-key", "k"));
+      expect(r.status, server).toBe(1);
+      expect(r.stderr, server).toMatch(/^error: POST /);
+    }
+  }, 60_000);
+
   // probe24 B-F4: the remote runner made --store and --store/runs 0755, the local runner 0700
   it("run --server --store DIR makes DIR, the levels above it and DIR/runs 0700, as the local runner", () => {
     const top = join(mkdtempSync(join(tmpdir(), "bb-cli-remote-store-")), "a");

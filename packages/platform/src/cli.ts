@@ -27,6 +27,7 @@ import { registerRunCommands, type PlatformCommandHooks } from "./cli/run-comman
 
 export {
   chainConfig,
+  isLoopbackHost,
   openPlatform,
   openStore,
   parseUsdcAmount,

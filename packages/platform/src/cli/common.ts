@@ -96,6 +96,16 @@ export const apiKeyValue = (v: string): string => {
   return v;
 };
 
+/**
+ * Whether a URL's host is this machine's loopback (`localhost`, a `*.localhost` name, 127.0.0.0/8, `::1`):
+ * what leaves it travels no network.
+ * @param hostname a `URL.hostname` (an IPv6 literal in brackets or not)
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host);
+}
+
 /** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
 const USDC_DECIMALS = 6;
 

@@ -12,6 +12,7 @@ import {
   ensureRunsDir,
   invokedAs,
   int,
+  isLoopbackHost,
   shellCommand,
   openPlatform,
   optionName,
@@ -402,6 +403,12 @@ export function remoteOf<H>(
     throw new PlatformError("invalid_option", `--server needs --api-key (or BENCH_BOUNTY_API_KEY): ${why}`, {
       field: "api-key",
     });
+  // probe40 B-N2: the key went in clear text to another host without a word
+  const u = new URL(o.server);
+  if (u.protocol === "http:" && !isLoopbackHost(u.hostname))
+    process.stderr.write(
+      `warning: ${optionName(o, "--server")} is plain http:// to ${u.host}, not this machine: the API key travels unencrypted to every hop on the way; use the service's https:// URL\n`,
+    );
   return { hook, apiKey };
 }
 
