@@ -10,11 +10,14 @@ import { EvidenceError, appendPath } from "./errors.js";
 import { Fraction } from "./fraction.js";
 import {
   answerLongNonStarterRun,
+  answerUnstableFinalSigma,
   firstLongNonStarterRun,
+  firstUnstableFinalSigma,
   goldNormTexts,
   gradePrepared,
   nonStarterRunText,
   prepareGold,
+  unstableFinalSigmaText,
   type PreparedGold,
 } from "./graders.js";
 import { PAYOUT_RULES, validateSplits } from "./payouts.js";
@@ -42,7 +45,10 @@ export type PreparedTestSet = (PreparedGold | Problem)[];
 /**
  * Validate and prepare every row's gold (SPEC 5) once, for many regrades. A row whose gold holds a string
  * `norm` reads with a run of more than `MAX_NON_STARTER_RUN` non-starters is the problem
- * `combining_run_too_long` naming the string's path, never normalised (probe36 A-F9).
+ * `combining_run_too_long` naming the string's path, never normalised (probe36 A-F9); one whose gold holds
+ * a string with a capital sigma whose Final_Sigma context meets a code point whose case class differs
+ * between Unicode 14.0.0 and this runtime (`firstUnstableFinalSigma`: its lower-casing depends on the
+ * Unicode version; probe39 B-F2) is the problem `unstable_final_sigma` naming the string's path.
  * @param path JSON path of the test set (default `$.test_set`)
  */
 export function prepareTestSetGold(
@@ -51,10 +57,12 @@ export function prepareTestSetGold(
 ): PreparedTestSet {
   return testSet.map((row, i) => {
     // a gold string NFKC would sort a long run of combining marks in: never normalised (probe36 A-F9)
-    const long = longRunProblem(
-      goldNormTexts(row.grader_type, row.gold, appendPath(appendPath(path, i), "gold")),
-    );
+    const texts = goldNormTexts(row.grader_type, row.gold, appendPath(appendPath(path, i), "gold"));
+    const long = longRunProblem(texts);
     if (long !== null) return long;
+    // a gold string whose lower-casing depends on the Unicode version (probe39 B-F2): not graded
+    const sigma = unstableSigmaProblem(texts);
+    if (sigma !== null) return sigma;
     try {
       // the row's path is only part of an error: prepared without it, and prepared again
       // with it (same gold, same error) when the gold is malformed
@@ -83,6 +91,24 @@ function longRunProblem(texts: readonly { path: string; text: string }[]): Probl
         code: "combining_run_too_long",
         path: t.path,
         message: `${nonStarterRunText(r)}; not graded`,
+      };
+  }
+  return null;
+}
+
+/**
+ * The problem `unstable_final_sigma` of the first of `texts` holding a capital sigma whose Final_Sigma
+ * context meets a code point whose case class differs between Unicode 14.0.0 and this runtime
+ * (`firstUnstableFinalSigma`, probe39 B-F2), or null. Call it on texts {@link longRunProblem} passes.
+ */
+function unstableSigmaProblem(texts: readonly { path: string; text: string }[]): Problem | null {
+  for (const t of texts) {
+    const u = firstUnstableFinalSigma(t.text);
+    if (u !== null)
+      return {
+        code: "unstable_final_sigma",
+        path: t.path,
+        message: `${unstableFinalSigmaText(u)}; not graded`,
       };
   }
   return null;
@@ -134,7 +160,10 @@ export interface RegradeOptions {
  * 0), and compute `rank_accuracy` and `score_public`. A revealed answer (or a gold string `norm` reads)
  * holding a run of more than `MAX_NON_STARTER_RUN` non-starters is not graded: a problem
  * `combining_run_too_long` at its path, the task's credit null, so no `rank_accuracy` (probe36 A-F9:
- * NFKC of such a run takes time quadratic in it).
+ * NFKC of such a run takes time quadratic in it). Nor is one holding, in what `norm` reads of it, a capital
+ * sigma whose Final_Sigma context meets a code point whose case class differs between Unicode 14.0.0 and
+ * this runtime (evidence `answerUnstableFinalSigma`, the submit's rule; probe39 B-F2): a problem
+ * `unstable_final_sigma` at its path, its credit null (another implementation's tables may grade it otherwise).
  */
 export function regradeRun(
   testSet: readonly TestSetRow[],
@@ -187,11 +216,23 @@ export function* regradeRunSteps(
       const row = typeof bank === "number" && Number.isSafeInteger(bank) ? testSet[bank] : undefined;
       const graderType = typeof row?.grader_type === "string" ? row.grader_type : "";
       const long = answerLongNonStarterRun(graderType, a.answer_text);
-      if (long === null) return;
+      if (long !== null) {
+        problems.push({
+          code: "combining_run_too_long",
+          path: `${base}.answers[${j}].answer_text`,
+          message: `${nonStarterRunText(long, long.member)}; not graded`,
+        });
+        unsafe.add(a.ordinal);
+        return;
+      }
+      // an answer whose lower-casing depends on the Unicode version (probe39 B-F2): its credit would be
+      // this runtime's, not every implementation's; not graded
+      const sigma = answerUnstableFinalSigma(graderType, a.answer_text);
+      if (sigma === null) return;
       problems.push({
-        code: "combining_run_too_long",
+        code: "unstable_final_sigma",
         path: `${base}.answers[${j}].answer_text`,
-        message: `${nonStarterRunText(long, long.member)}; not graded`,
+        message: `${unstableFinalSigmaText(sigma, sigma.member)}; not graded`,
       });
       unsafe.add(a.ordinal);
     });

@@ -9,6 +9,7 @@ export * from "./graders/names.js";
 export * from "./graders/norm.js";
 export * from "./graders/unicode-baseline.js";
 export * from "./graders/stream-safe.js";
+export * from "./graders/final-sigma.js";
 export * from "./graders/gold.js";
 export * from "./graders/grade.js";
 export * from "./graders/types-block.js";

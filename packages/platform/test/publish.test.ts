@@ -765,6 +765,38 @@ describe("a gold string norm reads holding a run of more than 30 combining marks
   });
 });
 
+// probe39 B-F2: norm's lower-casing makes "ΑʕΣ" αʕς in Python 3.11 (Unicode 14.0: U+0295 is cased) and
+// αʕσ in Node 20 (Unicode 17.0: neither), so a gold holding such a sigma graded by the runtime's tables
+describe("a gold string norm reads holding a capital sigma of unstable Final_Sigma context is refused (probe39 B-F2)", () => {
+  it("names the row, the field, the path and the code point; nothing published; plain Greek publishes", async () => {
+    const platform = await openTemp();
+    const cases: [Partial<PublishOptions>, unknown[], string, string][] = [
+      [{}, [r("\u0391\u0295\u03a3")], "$.value", "U+0295"],
+      [{ grader_type: "contains_all" }, [r(["x", "\u0391\u{1171e}\u03a3"])], "$.terms[1]", "U+1171E"],
+      [{ grader_type: "json_fields" }, [r({ k: "\u0391\u02e4\u03a3" })], "$.fields.k", "U+0295"],
+    ];
+    for (const [i, [over, rows, path, cp]] of cases.entries()) {
+      const e = await rejection(publishRows(platform, rows, over, `s${i}`));
+      expect(e).toMatchObject({ code: "invalid_gold", details: { row_index: 0, field: "label" } });
+      expect(e.message).toContain(`gold: row 0, field label: gold refused by the grader rules: ${path}: `);
+      expect(e.message).toMatch(
+        new RegExp(
+          `holds a capital sigma U\\+03A3 \\(at UTF-16 offset \\d+ of its NFKC form\\) whose Final_Sigma context meets ${cp.replace("+", "\\+")}`,
+        ),
+      );
+    }
+    expect(await platform.listBenchmarks()).toEqual([]);
+    // plain Greek with sigmas, and the prober's golds as written (no capital sigma), publish
+    const ok = await publishRows(
+      platform,
+      [r("ΟΔΥΣΣΕΥΣ", undefined, 0), r("σοφός", undefined, 1), r("\u03b1\u0295\u03c2", undefined, 2)],
+      {},
+      "ok",
+    );
+    expect(ok.status).toBe("published");
+  });
+});
+
 // probe28 A-F2: a 100,000-row upload's insert held SQLite `serve`'s event loop 2.1-2.6 s: the chunks'
 // awaits on better-sqlite3 resolve without a macrotask turn. Asserted by order, never by time.
 describe("a dataset upload's row insert yields to the event loop between chunks (probe28 A-F2)", () => {

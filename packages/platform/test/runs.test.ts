@@ -202,6 +202,42 @@ describe("start / submit / finalize", () => {
     expect((await platform.runAnswers(run)).size).toBe(1);
   });
 
+  // probe39 B-F2: "ΑʕΣ" is αʕς by Python 3.11's tables (U+0295 cased in Unicode 14.0) and αʕσ by Node 20's
+  // (neither in 17.0): the platform graded 0.5 what the independent checker grades 0.75
+  it("an answer holding a capital sigma of unstable Final_Sigma context is refused naming it (probe39 B-F2)", async () => {
+    const { platform, slug } = await setup({ n: 4 });
+    const run = (await platform.startRun(slug, "alice")).run.id;
+    const e = await rejection(
+      platform.submit(run, [
+        { ordinal: 0, answer_text: "\u0391\u0295\u03a3" },
+        { ordinal: 1, answer_text: "\u0391\u{1171e}\u03a3" },
+        { ordinal: 2, answer_text: "\u0391\u02e4\u03a3" },
+        { ordinal: 3, answer_text: "ΟΔΥΣΣΕΥΣ σοφός" },
+      ]),
+    );
+    expect(e.code).toBe("invalid_answers");
+    expect(e.message).toMatch(
+      /^answers\[0\]: answer_text holds a capital sigma U\+03A3 \(at UTF-16 offset 2 of its NFKC form\) whose Final_Sigma context meets U\+0295 \(at offset 1 of that form\), cased in Unicode 14\.0\.0 and neither in this runtime's/,
+    );
+    const item = (index: number, code_point: string, sigma_offset: number) =>
+      expect.objectContaining({
+        index,
+        ordinal: index,
+        code: "unstable_final_sigma",
+        field: "answer_text",
+        path: `$.answers[${index}].answer_text`,
+        code_point,
+        offset: 1,
+        sigma_offset,
+        unicode_version: "14.0.0",
+      });
+    expect(e.details.errors).toEqual([item(0, "U+0295", 2), item(1, "U+1171E", 3), item(2, "U+0295", 2)]);
+    expect((await platform.runAnswers(run)).size).toBe(0);
+    // plain Greek text with sigmas is taken
+    await platform.submit(run, [{ ordinal: 3, answer_text: "ΟΔΥΣΣΕΥΣ σοφός" }]);
+    expect((await platform.runAnswers(run)).size).toBe(1);
+  });
+
   // probe36 A-F8: the empty_answer check (a White_Space trim) scanned an over-long answer before its bound
   it("an over-long answer is refused by its bound before its text is scanned (probe36 A-F8)", async () => {
     const { platform, slug } = await setup({ n: 4 });

@@ -141,6 +141,32 @@ describe("MCP", () => {
     );
   });
 
+  // probe39 B-F2: "ΑʕΣ" is αʕσ here (Unicode 17.0) and αʕς in the independent check (Unicode 14.0)
+  it("an answer holding a capital sigma of unstable Final_Sigma context is refused alike on MCP and REST (probe39 B-F2)", async () => {
+    const { viaMcp, viaRest } = await submitBothWays("final-sigma", [
+      { ordinal: 0, answer_text: "\u0391\u0295\u03a3" },
+    ]);
+    for (const body of [viaMcp.structuredContent as any, viaRest.json])
+      expect(body.error).toMatchObject({
+        code: "invalid_answers",
+        details: {
+          errors: [
+            {
+              index: 0,
+              code: "unstable_final_sigma",
+              path: "$.answers[0].answer_text",
+              code_point: "U+0295",
+              offset: 1,
+              sigma_offset: 2,
+            },
+          ],
+        },
+      });
+    expect(viaRest.json.error.message).toMatch(
+      /^answers\[0\]: answer_text holds a capital sigma U\+03A3 .* whose Final_Sigma context meets U\+0295/,
+    );
+  });
+
   // probe34 B-F1: an answer of U+1E030 (Unicode 15.0) was graded 1 here and 0 by the independent check
   it("an answer holding a code point not assigned in Unicode 14.0.0 is refused alike on MCP and REST (probe34 B-F1)", async () => {
     const { viaMcp, viaRest } = await submitBothWays("unicode-gap", [

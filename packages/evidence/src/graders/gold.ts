@@ -17,6 +17,7 @@ import { GRADER_TYPE_NAMES, isGraderType } from "./names.js";
 import { norm, NUMERIC_ANSWER_RE } from "./norm.js";
 import { beyondBaselineText, firstBeyondBaseline } from "./unicode-baseline.js";
 import { firstLongNonStarterRun, nonStarterRunText } from "./stream-safe.js";
+import { firstUnstableFinalSigma, unstableFinalSigmaText } from "./final-sigma.js";
 
 function bad(path: string, message: string): never {
   throw new EvidenceError("malformed_gold", path, message);
@@ -286,12 +287,15 @@ function refuseLongDecimalStrings(gold: unknown, path: string): void {
  * string `norm` reads ({@link goldNormTexts}) holding a code point not assigned in Unicode
  * `NORM_UNICODE_BASELINE` (14.0.0: its `norm` depends on the Unicode version of each verifier's tables;
  * probe34 B-F1) or a run of more than `MAX_NON_STARTER_RUN` non-starters (`firstLongNonStarterRun`: NFKC
- * sorts it in quadratic time; probe36 A-F9) (publish rules, not SPEC 5 ones: `prepareGold`, which grades and verifies packs, accepts
- * more).
+ * sorts it in quadratic time; probe36 A-F9) or a capital sigma whose Final_Sigma context meets a code point
+ * whose case class differs between Unicode 14.0.0 and this runtime (`firstUnstableFinalSigma`: its
+ * lower-casing depends on the Unicode version; probe39 B-F2) (publish rules, not SPEC 5 ones: `prepareGold`,
+ * which grades and verifies packs, accepts more).
  * @throws EvidenceError `malformed_gold` / `unknown_grader` naming the path (`$.tolerance` when the
  *   tolerance alone is over a bound, else `$.value`; the string's path, e.g. `$.alternatives[1]`, for a
  *   code point beyond the baseline, the message naming it as `U+XXXX`; for a long run of non-starters, the
- *   message naming its offset and the limit)
+ *   message naming its offset and the limit; for an unstable Final_Sigma context, the message naming the
+ *   code point and the offsets in the string's NFKC form)
  */
 export function validateGold(graderType: string, gold: unknown, path = "$"): void {
   // the strings' input rules first: prepareGold normalises them (NFKC), quadratic in a long run of marks
@@ -300,6 +304,8 @@ export function validateGold(graderType: string, gold: unknown, path = "$"): voi
     if (beyond !== null) bad(t.path, `the gold string ${beyondBaselineText(beyond)}`);
     const long = firstLongNonStarterRun(t.text);
     if (long !== null) bad(t.path, `the gold string ${nonStarterRunText(long)}`);
+    const sigma = firstUnstableFinalSigma(t.text);
+    if (sigma !== null) bad(t.path, `the gold string ${unstableFinalSigmaText(sigma)}`);
   }
   if (graderType === "numeric") refuseLongDecimalStrings(gold, path);
   const g = prepareGold(graderType, gold, path);

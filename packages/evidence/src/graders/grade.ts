@@ -21,6 +21,7 @@ import {
   type JsonValue,
 } from "../json/index.js";
 import { firstLongNonStarterRun, type NonStarterRun } from "./stream-safe.js";
+import { firstUnstableFinalSigma, type UnstableFinalSigma } from "./final-sigma.js";
 import { norm, trimWhiteSpace, NUMERIC_ANSWER_RE } from "./norm.js";
 import {
   NUMERIC_GOLD_MAX_FRAC_DIGITS,
@@ -106,6 +107,38 @@ export function answerLongNonStarterRun(graderType: string, answer: string): Ans
   for (const t of answerMemberNormTexts(graderType, answer)) {
     const r = firstLongNonStarterRun(t.text);
     if (r !== null) return { ...r, member: t.path };
+  }
+  return null;
+}
+
+/** A capital sigma of unstable Final_Sigma context in what `norm` reads of an answer. */
+export interface AnswerUnstableFinalSigma extends UnstableFinalSigma {
+  /**
+   * null when it is in the answer's text as written (the offsets in its NFKC form); else the JSON path
+   * (`$.v`) of the json_fields answer's string member holding it, the offsets in that decoded string's
+   * NFKC form
+   */
+  member: string | null;
+}
+
+/**
+ * The Final_Sigma rule (probe39 B-F2, `firstUnstableFinalSigma`) over every text `norm` reads of an
+ * answer to a task of `graderType`: the answer's text as written, then the decoded strings of a
+ * json_fields answer ({@link answerMemberNormTexts}). The one rule of the submit (platform
+ * `unstable_final_sigma`) and of a pack's regrade (`regradeRun`). Linear in the answer's length; call it
+ * on an answer {@link answerLongNonStarterRun} finds no run in (it normalises the texts).
+ * @returns the first capital sigma whose Final_Sigma context meets a code point whose class differs
+ *   between Unicode 14.0.0 and this runtime's tables, or null
+ */
+export function answerUnstableFinalSigma(
+  graderType: string,
+  answer: string,
+): AnswerUnstableFinalSigma | null {
+  const raw = firstUnstableFinalSigma(answer);
+  if (raw !== null) return { ...raw, member: null };
+  for (const t of answerMemberNormTexts(graderType, answer)) {
+    const u = firstUnstableFinalSigma(t.text);
+    if (u !== null) return { ...u, member: t.path };
   }
   return null;
 }

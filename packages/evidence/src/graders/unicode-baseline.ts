@@ -5,7 +5,8 @@
  * assigned in Unicode 15.0, is `а` after NFKC in Node 20 and itself in Python 3.11's Unicode 14.0). For
  * code points assigned in a version, Unicode's stability policies keep NFKC and the case pairs the same
  * in every later version, so text of assigned code points of the baseline normalises alike in every
- * implementation whose tables are at least that version. The baseline is Unicode 14.0.0, Python 3.11's
+ * implementation whose tables are at least that version, but for the context of a capital sigma's
+ * Final_Sigma rule (its Cased / Case_Ignorable properties are not frozen: `final-sigma.ts`, probe39 B-F2). The baseline is Unicode 14.0.0, Python 3.11's
  * `unicodedata.unidata_version` (the independent checker's, `demo/independent/check_pack.py`); Node
  * ships newer. The platform refuses answers and golds holding a code point not assigned in it (submit:
  * `unassigned_code_point`; publish: `invalid_gold`), and the verifier says so when a pack's regrade

@@ -4,17 +4,20 @@
  * `details.errors`) when an ordinal is unknown (stale ordinals of an earlier attempt included), an
  * answer is empty or not a string, or holds a code point not assigned in Unicode 14.0.0 (probe34 B-F1) or a
  * run of more than 30 combining characters (probe36 A-F9; in a json_fields answer also in a member's
- * decoded string, probe36 V-F2);
+ * decoded string, probe36 V-F2) or a capital sigma whose lower-casing depends on the Unicode version
+ * (probe39 B-F2);
  * the stored-answer quotas bound what accounts keep.
  */
 import {
   beyondBaselineText,
   firstBeyondBaseline,
   answerLongNonStarterRun,
+  answerUnstableFinalSigma,
   MAX_NON_STARTER_RUN,
   nonStarterRunText,
   NORM_UNICODE_BASELINE,
   trimWhiteSpace,
+  unstableFinalSigmaText,
 } from "@bench-bounty/evidence";
 import type { BenchmarkRecord, PlatformContext, WriteHow } from "../context.js";
 import { textProblem, TEXT_PROBLEM_TEXT } from "../utf8.js";
@@ -149,6 +152,23 @@ function answerIssue(
         max_non_starter_run: MAX_NON_STARTER_RUN,
       },
     );
+  // Final_Sigma (probe39 B-F2): a capital sigma whose lower-casing reads a code point whose Cased /
+  // Case_Ignorable class differs between Unicode 14.0.0 and this runtime would be graded otherwise by
+  // another implementation's tables (after the run check: the rule normalises the text)
+  const sigma = answerUnstableFinalSigma(graderTypeOf(ordinal), answer_text);
+  if (sigma !== null)
+    return issue(
+      "answer_text",
+      "unstable_final_sigma",
+      `answer_text ${unstableFinalSigmaText(sigma, sigma.member)}`,
+      {
+        offset: sigma.offset,
+        code_point: sigma.code_point,
+        sigma_offset: sigma.sigma_offset,
+        ...(sigma.member === null ? {} : { member: sigma.member }),
+        unicode_version: NORM_UNICODE_BASELINE,
+      },
+    );
   seen.add(ordinal);
   return null;
 }
@@ -198,7 +218,11 @@ function assertTakesAnswers(
  *   `answerLongNonStarterRun`: with `offset` of the run in UTF-16 code units, `limit: "max_non_starter_run"`
  *   and `max_non_starter_run`; for a json_fields task the decoded strings of the answer's members count too,
  *   probe36 V-F2: then `member` names the member's JSON path in the answer and `offset` is in its decoded
- *   string)) and `details.valid_ordinals`
+ *   string), `unstable_final_sigma` (the answer's NFKC form, or a json_fields answer's decoded member's, as
+ *   `member`, holds a capital sigma U+03A3 whose Final_Sigma context meets a code point whose case class
+ *   differs between Unicode 14.0.0 and this runtime's tables, evidence `answerUnstableFinalSigma`, probe39
+ *   B-F2: with `code_point` `"U+XXXX"` of that code point, `offset` of it and `sigma_offset` of the sigma,
+ *   both in UTF-16 code units of the NFKC form, and `unicode_version`)) and `details.valid_ordinals`
  * @throws PlatformError `forbidden` (`details.rule: "known_key"`) when the calling key was revoked before
  *   the write (`assertKeyActive`, checked in its transaction: probe39 A-F2); nothing written
  */

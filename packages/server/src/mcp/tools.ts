@@ -256,7 +256,7 @@ const Answer = z.strictObject({
   answer_text: z
     .string()
     .describe(
-      "your answer; see the task's grader_type for the format (a code point not assigned in Unicode 14.0.0 is refused: unassigned_code_point; so is a run of more than 30 combining characters: combining_run_too_long)",
+      "your answer; see the task's grader_type for the format (a code point not assigned in Unicode 14.0.0 is refused: unassigned_code_point; so is a run of more than 30 combining characters: combining_run_too_long; and a capital sigma Σ next to a letter whose case properties changed after Unicode 14.0.0, as in ΑʕΣ: unstable_final_sigma)",
     ),
 });
 
