@@ -613,16 +613,49 @@ describe("bounty tasks on a local Base-profile node", function () {
     });
 
     it("fails the lock check for another author or token, and checks a declared commitment", async function () {
+      // a failing line names what the chain holds and what was declared (probe40 C-N2)
       const r = await run(["bounty:status", "--id", "1", "--author", stranger]);
-      expectRefusal(r, /The lock of bounty 1 does NOT verify: author is the declared/);
-      expect(r.stdout).to.include(`✗ author is the declared ${stranger} (on-chain: ${author})`);
+      expectRefusal(
+        r,
+        new RegExp(
+          `The lock of bounty 1 does NOT verify: author on-chain is ${author}, not the declared ${stranger}\\.`,
+        ),
+      );
+      expect(r.stdout).to.include(`✗ author on-chain is ${author}, not the declared ${stranger}`);
       const r2 = await run(["bounty:status", "--id", "1", "--token", chain.contracts.anchorRegistry]);
-      expectRefusal(r2, /does NOT verify: token is the declared token/);
+      expectRefusal(
+        r2,
+        new RegExp(
+          `does NOT verify: token on-chain is ${chain.contracts.usdc}, not the declared token ${chain.contracts.anchorRegistry}\\.`,
+          "i",
+        ),
+      );
       const b = await bounty(1n);
       const declared = writeFile(dir, "declared.json", { root: b.testSetRoot, leafCount: 4 });
       const r3 = await run(["bounty:status", "--id", "1", "--commitment", declared]);
-      expectRefusal(r3, /does NOT verify: leaf count is the declared 4/);
+      expectRefusal(
+        r3,
+        new RegExp(`does NOT verify: leaf count on-chain is ${b.leafCount}, not the declared 4\\.`),
+      );
+      expect(r3.stdout).to.include(`✗ leaf count on-chain is ${b.leafCount}, not the declared 4`);
       expect(r3.stdout).to.include("✓ test-set root is the declared");
+      const otherRoot = `0x${"5e".repeat(32)}`;
+      const other = writeFile(dir, "declared-other.json", {
+        root: otherRoot,
+        leafCount: Number(b.leafCount),
+      });
+      const r5 = await run(["bounty:status", "--id", "1", "--commitment", other]);
+      const onChainRoot = b.testSetRoot.toLowerCase();
+      expectRefusal(
+        r5,
+        new RegExp(
+          `does NOT verify: test-set root on-chain is ${onChainRoot}, not the declared ${otherRoot}\\.`,
+        ),
+      );
+      expect(r5.stdout).to.include(
+        `✗ test-set root on-chain is ${onChainRoot}, not the declared ${otherRoot}`,
+      );
+      expect(r5.stdout).to.include(`✓ leaf count is the declared ${b.leafCount}`);
       // the platform's GET .../commitment answer declares it too (probe32 A-F1)
       const served = writeFile(dir, "served-declared.json", {
         slug: "s",
