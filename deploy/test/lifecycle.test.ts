@@ -1846,6 +1846,53 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
     });
 
+    // probe40 C-F2: a commitment answer and a test-set file were hashed as plain JSON, not read as bounty:lock reads them
+    it("a commitment file gives its root and a test-set file its SPEC 3 root, as bounty:lock reads them (probe40 C-F2)", async function () {
+      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
+        test_sets: { name: string; rows: unknown; root: string; leaf_count: number }[];
+      };
+      const two = commitments.test_sets.find((t) => t.name === "two-rows")!;
+      const rowsFile = writeFile(dir, "c-f2-rows.json", canonicalJsonString(two.rows as never));
+      const wrapped = writeFile(
+        dir,
+        "c-f2-test-set.json",
+        canonicalJsonString({ test_set: two.rows } as never),
+      );
+      const served = writeFile(dir, "c-f2-served.json", {
+        slug: "two-rows",
+        commit_root: two.root,
+        leaf_count: two.leaf_count,
+        commitment_anchor_status: "anchored",
+        awarder: w1,
+      });
+      const plain = writeFile(dir, "c-f2-plain.json", { root: two.root, leafCount: two.leaf_count });
+      // not anchored yet: the check names the root, not the file's keccak
+      expectRefusal(
+        await run(["anchor:check", "--file", served]),
+        new RegExp(
+          `^Error: ${two.root} \\(commitment root of \\S+c-f2-served\\.json\\) is NOT anchored`,
+          "m",
+        ),
+      );
+      // a test set with another kind, and a document that is no commitment with --kind commitment: refused
+      await refuses(
+        ["anchor", "--from", w1, "--file", rowsFile, "--kind", "receipt"],
+        /--file \S+ is a test set: anchor its root with --kind commitment, or give --digest\. Nothing was sent\./,
+      );
+      await refuses(
+        ["anchor", "--from", w1, "--file", receiptFile, "--kind", "commitment"],
+        /--file \S+receipt\.json is no commitment: --kind commitment takes a \{root, leafCount\} file, .* Nothing was sent\./,
+      );
+      const out = expectOk(await run(["anchor", "--from", w1, "--file", rowsFile, "--kind", "commitment"]));
+      expect(out).to.include(`Anchored ${two.root} as commitment by ${w1}`);
+      for (const file of [served, plain, wrapped, rowsFile]) {
+        const checked = expectOk(await run(["anchor:check", "--file", file, "--kind", "commitment"]));
+        expect(checked).to.include(`${two.root} (`);
+        expect(checked).to.include("Anchor check passed.");
+      }
+    });
+
     // probe33 C-F9: a forgotten --from anchored a pack from account #0, its pack_anchor unverifiable for good
     it("a pack file is anchored only by its bounty's awarder, on the pack's own chain (probe33 C-F9)", async function () {
       const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
