@@ -1,9 +1,11 @@
 /**
- * The commitment file of `bounty:lock --commitment` and `bounty:status --commitment`: the one reader
- * of its two shapes (probe32 A-F1: the platform's own answer was refused "$.root must be ...").
+ * The commitment file of `bounty:lock --commitment`, `bounty:status --commitment` and `anchor --file`: the
+ * one reader of its two shapes (probe32 A-F1: the platform's own answer was refused "$.root must be ..."),
+ * and the test-set file of `bounty:lock --test-set` and `anchor --file` (its SPEC 3 root).
  */
 import { TaskError } from "./errors";
-import { asObject, readJsonFile } from "./files";
+import { asObject, describeError, readJsonFile } from "./files";
+import { evidence } from "./packages";
 
 /** A test-set commitment as `createBounty` takes it (SPEC 1.1): the root and the leaf count. */
 export interface CommitmentFile {
@@ -39,7 +41,57 @@ export interface CommitmentFile {
  */
 export function readCommitmentFile(file: string, flag: string): CommitmentFile {
   const where = `${flag} ${file}`;
-  const doc = asObject(readJsonFile(file, flag), where);
+  return commitmentOf(asObject(readJsonFile(file, flag), where), where);
+}
+
+/**
+ * True when `doc` is meant as a commitment file (either shape of {@link readCommitmentFile}: it has both
+ * `root` and `leafCount`, or both of the platform's `commit_root` and `leaf_count`), however well-formed.
+ * A receipt (SPEC 4) names a `commit_root` but no `leaf_count`: it is none.
+ */
+export function isCommitmentDocument(doc: unknown): doc is Record<string, unknown> {
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return false;
+  return ("root" in doc && "leafCount" in doc) || ("commit_root" in doc && "leaf_count" in doc);
+}
+
+/**
+ * The test-set rows of a test-set file (`bounty:lock --test-set`): the rows themselves (a JSON array) or
+ * `{"test_set": [...]}`; undefined for any other document.
+ * @returns the rows and the JSON path they sit at (`$` or `$.test_set`)
+ */
+export function testSetRowsOf(doc: unknown): { rows: unknown[]; at: string } | undefined {
+  if (Array.isArray(doc)) return { rows: doc, at: "$" };
+  if (typeof doc === "object" && doc !== null && Array.isArray((doc as Record<string, unknown>).test_set))
+    return { rows: (doc as { test_set: unknown[] }).test_set, at: "$.test_set" };
+  return undefined;
+}
+
+/**
+ * The SPEC 3 commitment of a test-set file's rows ({@link testSetRowsOf}), by `commitTestSet` of the
+ * evidence library: what `bounty:lock --test-set` locks on and `anchor --file` anchors.
+ * @param doc the file's JSON value
+ * @param where the option and file named in a refusal (`--test-set deploy/examples/test-set.json`)
+ * @throws TaskError `<where>: expected an array of rows or an object with "test_set".`, or naming the
+ *   JSON path of a row the commitment refuses
+ */
+export function testSetCommitment(doc: unknown, where: string): { root: string; leafCount: number } {
+  const found = testSetRowsOf(doc);
+  if (found === undefined)
+    throw new TaskError(`${where}: expected an array of rows or an object with "test_set".`);
+  try {
+    const c = evidence().commitTestSet(found.rows as never, found.at);
+    return { root: c.root, leafCount: c.leafCount };
+  } catch (e) {
+    throw new TaskError(`${where}: ${describeError(e)}`);
+  }
+}
+
+/**
+ * {@link readCommitmentFile} of a file already read: `doc` its JSON object, `where` the option and file
+ * named in a refusal (`--commitment c.json`).
+ * @throws TaskError `<where>: $.<member> ...` naming the JSON path of the problem
+ */
+export function commitmentOf(doc: Record<string, unknown>, where: string): CommitmentFile {
   const platform = "commit_root" in doc || "leaf_count" in doc;
   if (platform && ("root" in doc || "leafCount" in doc))
     throw new TaskError(

@@ -21,7 +21,15 @@ import type {
 } from "../../typechain-types/common";
 import type { AnchorRegistry, BenchmarkBounty, TestUSDC } from "../../typechain-types";
 import { isError } from "ethers";
-import { TaskError, TokenRefusal, decodeRevert, errorText, isNodeAnswer } from "./errors";
+import {
+  TaskError,
+  TokenRefusal,
+  decodeRevert,
+  errorText,
+  isNodeAnswer,
+  rpcFailureLine,
+  viewAnswerErrorIn,
+} from "./errors";
 import { expectedAddresses } from "./local-chain";
 import { readEntry } from "./address-book";
 import { chainText, MAX_CHAIN_TEXT_CHARS, tokenSymbolText } from "./text";
@@ -499,6 +507,8 @@ export function rpcFailure(
   advice = "check the endpoint and run again",
 ): TaskError {
   if (e instanceof TaskError) return e;
+  // an answer that is not its view's ABI value names the view, the same line whatever was being read
+  if (viewAnswerErrorIn(e) !== undefined) return new TaskError(rpcFailureLine(e, ctx.profile.name));
   return new TaskError(
     `Reading ${what} from the ${ctx.profile.name} RPC endpoint (${ctx.profile.rpcEnv}) failed: ${chainText(errorText(e), MAX_CHAIN_TEXT_CHARS)}. ${advice[0]!.toUpperCase()}${advice.slice(1)}.`,
   );

@@ -36,6 +36,28 @@ export class TokenRefusal extends TaskError {
   }
 }
 
+/**
+ * An `eth_call` answer of a view of the protocol's contracts that is not the view's ABI value (an address
+ * word with its upper bytes set, an integer past its width: `protocolViewAnswerProblem`), thrown by the
+ * tasks' transport (`CheckedViewsProvider`, deploy/lib/view-answers.ts; probe40 C-F1). A failure of the
+ * RPC endpoint ({@link isRpcFailure}): one line naming the view, its arguments and the member
+ * ({@link rpcFailureLine}). Its message is the tasks' own words, e.g. `getBounty(1): the answer is not the
+ * view's ABI value ($.bounty.author: 0xffff… is not an address (it does not fit 160 bits))`.
+ */
+export class ViewAnswerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ViewAnswerError";
+  }
+}
+
+/** The {@link ViewAnswerError} `e` is or wraps (viem wraps a transport's error as its `cause`), if any. */
+export function viewAnswerErrorIn(e: unknown): ViewAnswerError | undefined {
+  return errorChain(e).find((x) => x.name === "ViewAnswerError" && typeof x.message === "string") as
+    | ViewAnswerError
+    | undefined;
+}
+
 /** What to do after each custom error (SPEC 1; names of contracts/interfaces). */
 export const ADVICE: Record<string, (args: readonly unknown[]) => string> = {
   // BenchmarkBounty: creation
@@ -275,7 +297,7 @@ const CONNECTION_CODES =
  */
 export function isRpcFailure(e: unknown): boolean {
   return errorChain(e).some((x) => {
-    if (x._isProviderError === true) return true;
+    if (x._isProviderError === true || x.name === "ViewAnswerError") return true;
     if (x._isHardhatError === true && typeof x.number === "number") return x.number >= 100 && x.number < 200;
     if (
       typeof x.name === "string" &&
@@ -291,10 +313,13 @@ export function isRpcFailure(e: unknown): boolean {
 /**
  * The one line of a task that ended on an RPC failure ({@link isRpcFailure}): the endpoint's words
  * (shown through {@link chainText}: a node or a proxy chose them), never the request (a viem error
- * dumps it, a relayed claim's signature included).
+ * dumps it, a relayed claim's signature included); for an answer that is not its view's ABI value, the
+ * {@link ViewAnswerError}'s own words, whatever wraps it (the view, its arguments and the member).
  */
 export function rpcFailureLine(e: unknown, network: string): string {
-  return `The ${network} RPC endpoint failed: ${chainText(errorText(e), MAX_CHAIN_TEXT_CHARS)}. Check the endpoint and run again.`;
+  const view = viewAnswerErrorIn(e);
+  const words = view !== undefined ? view.message : chainText(errorText(e), MAX_CHAIN_TEXT_CHARS);
+  return `The ${network} RPC endpoint failed: ${words}. Check the endpoint and run again.`;
 }
 
 /** True when running under the `hardhat` command line (not `hre.run` from a script or test). */

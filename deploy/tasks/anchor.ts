@@ -2,8 +2,9 @@
  * `anchor` records a digest in the AnchorRegistry (SPEC 1.2) with a kind;
  * `anchor:check` reads the record back. A digest is given directly, or as a
  * JSON file: an evidence pack gives its `pack_hash` (SPEC 8), a served receipt
- * answer its `receipt_hash` (SPEC 4), any other document keccak256 of its
- * canonical JSON (SPEC 2) (see `readDigest`).
+ * answer its `receipt_hash` (SPEC 4), a commitment file its root and a test-set
+ * file its commitment root (SPEC 3), as `bounty:lock` reads them, any other
+ * document keccak256 of its canonical JSON (SPEC 2) (see `readDigest`).
  */
 import { task, types } from "hardhat/config";
 import type { ConfigurableTaskDefinition } from "hardhat/types";
@@ -14,6 +15,7 @@ import { isoSeconds } from "../lib/time";
 import { asObject, describeError, readJsonFile } from "../lib/files";
 import { contracts, evidence } from "../lib/packages";
 import { anchorKindText, squatPrefix, wrongKindText } from "../lib/anchors";
+import { commitmentOf, isCommitmentDocument, testSetCommitment, testSetRowsOf } from "../lib/commitment";
 
 type KindName = import("@bench-bounty/contracts").AnchorKindName;
 
@@ -34,10 +36,14 @@ const RECEIPT_ANSWER_KEYS = ["receipt", "receipt_hash"];
  * kind, the evidence library's): an evidence pack (it has `pack_hash`, or `--kind pack`) gives its
  * `pack_hash` recomputed with `packHash` (SPEC 8: keccak256 of the canonical JSON of its four hashed
  * blocks, not of the whole file; probe27 C-F5: a correctly anchored pack was reported NOT anchored); the
- * server's receipt answer `{receipt, receipt_hash}` gives `receiptHash(receipt)` (SPEC 4); any other
- * document (a bare receipt, a commitment) keccak256 of its canonical JSON (SPEC 2). A `pack_hash` or
- * `receipt_hash` in the file that differs from the recomputed one is refused, naming both.
- * @param kind `--kind` as given (a pack kind with a document that is not a pack is refused)
+ * server's receipt answer `{receipt, receipt_hash}` gives `receiptHash(receipt)` (SPEC 4); a commitment
+ * file (`{root, leafCount}` or the platform's `GET .../commitment` answer: `commitmentOf`) its root and a
+ * test-set file (rows or `{test_set}`) its SPEC 3 root (`testSetCommitment`), the readings of
+ * `bounty:lock --commitment` / `--test-set` (probe40 C-F2: their canonical keccak was anchored and
+ * checked instead); any other document (a bare receipt) keccak256 of its canonical JSON (SPEC 2). A
+ * `pack_hash` or `receipt_hash` in the file that differs from the recomputed one is refused, naming both.
+ * @param kind `--kind` as given: a pack kind with a document that is not a pack, a commitment or test set
+ *   with a kind other than `commitment`, and `commitment` with a document that is neither, are refused
  * @throws TaskError naming `--digest`, or `--file` and the JSON path of what is wrong
  */
 function readDigest(
@@ -91,6 +97,26 @@ function readDigest(
         "receipt_hash",
         `receipt_hash of ${file} $.receipt, recomputed (SPEC 4)`,
       );
+    // a commitment or a test set means what it means to bounty:lock: its root (probe40 C-F2)
+    const commitment = isCommitmentDocument(value)
+      ? { root: commitmentOf(value, `--file ${file}`).root, what: "commitment root" }
+      : testSetRowsOf(value) !== undefined
+        ? { root: testSetCommitment(value, `--file ${file}`).root, what: "test set's commitment root" }
+        : undefined;
+    if (commitment !== undefined) {
+      if (kind !== undefined && kind !== "commitment")
+        throw new TaskError(
+          `--file ${file} is a ${commitment.what === "commitment root" ? "commitment" : "test set"}: anchor its root with --kind commitment, or give --digest. Nothing was sent.`,
+        );
+      return {
+        digest: commitment.root,
+        source: `${commitment.what} of ${file}${commitment.what === "commitment root" ? "" : ", committed here (SPEC 3)"}`,
+      };
+    }
+    if (kind === "commitment")
+      throw new TaskError(
+        `--file ${file} is no commitment: --kind commitment takes a {root, leafCount} file, the platform's GET /api/v1/benchmarks/<slug>/commitment answer, or a test-set file (its rows, or {test_set}), as bounty:lock does; or give --digest. Nothing was sent.`,
+      );
     return { digest: ev.canonicalHash(value), source: `keccak256(canonical JSON of ${file})` };
   } catch (e) {
     if (e instanceof TaskError) throw e;
@@ -143,7 +169,7 @@ function withDigestParams(t: ConfigurableTaskDefinition): ConfigurableTaskDefini
     .addOptionalParam("digest", "0x + 64 hex", undefined, types.string)
     .addOptionalParam(
       "file",
-      "JSON file: a pack gives its pack_hash, a {receipt, receipt_hash} answer its receipt_hash, else keccak256 of its canonical JSON",
+      "JSON file: a pack gives its pack_hash, a {receipt, receipt_hash} answer its receipt_hash, a commitment ({root, leafCount} or GET .../commitment) its root, a test set its SPEC 3 root, else keccak256 of its canonical JSON",
       undefined,
       types.string,
     );
@@ -151,7 +177,7 @@ function withDigestParams(t: ConfigurableTaskDefinition): ConfigurableTaskDefini
 
 withFromParam(
   withDigestParams(
-    task("anchor", "Anchor a digest (or a JSON file's canonical keccak) in the AnchorRegistry"),
+    task("anchor", "Anchor a digest (or a JSON file's digest: see --file) in the AnchorRegistry"),
   ),
   "Anchoring account",
 )

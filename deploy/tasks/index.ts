@@ -4,7 +4,9 @@
  * artifacts, TypeChain factories) are loaded inside the task actions, and only
  * types are imported at the top of the task files.
  */
+import { extendProvider } from "hardhat/config";
 import { endArgumentErrorsWithoutStack, endOutputQuietlyOnClosedPipe } from "../lib/errors";
+import { CheckedViewsProvider } from "../lib/view-answers";
 import "./devchain";
 import "./deploy";
 import "./lock";
@@ -19,3 +21,8 @@ import "./local";
 endArgumentErrorsWithoutStack();
 // `| head`: a closed standard output ends the output quietly, the task keeps its exit code.
 endOutputQuietlyOnClosedPipe();
+// A view answer that is not its ABI value is the RPC endpoint's failure, one line naming the view and the
+// member (probe40 C-F1): every eth_call of an RPC endpoint is checked (the in-process network is no endpoint).
+extendProvider((provider, _config, network) =>
+  network === "hardhat" ? provider : new CheckedViewsProvider(provider),
+);

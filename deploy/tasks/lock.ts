@@ -26,9 +26,9 @@ import {
 } from "../lib/context";
 import { pasteableTask, txLink } from "../lib/network";
 import { readTermFlags, validateBountyTerms } from "../lib/terms";
-import { readCommitmentFile } from "../lib/commitment";
-import { asObject, describeError, readJsonFile } from "../lib/files";
-import { contracts, evidence } from "../lib/packages";
+import { readCommitmentFile, testSetCommitment } from "../lib/commitment";
+import { readJsonFile } from "../lib/files";
+import { contracts } from "../lib/packages";
 import { squatPrefix, wrongKindText } from "../lib/anchors";
 import { baseUnits, formatAmount, isoSeconds, parseAmount, relative } from "../lib/format";
 
@@ -78,16 +78,8 @@ function readCommitment(args: LockArgs): {
     return { ...read, source: args.commitment };
   }
   const file = args.testSet!;
-  const doc = readJsonFile(file, "--test-set");
-  const rows = Array.isArray(doc) ? doc : asObject(doc, `--test-set ${file}`).test_set;
-  if (!Array.isArray(rows))
-    throw new TaskError(`--test-set ${file}: expected an array of rows or an object with "test_set".`);
-  try {
-    const c = evidence().commitTestSet(rows as never, Array.isArray(doc) ? "$" : "$.test_set");
-    return { root: c.root, leafCount: c.leafCount, source: `${file} (committed here)` };
-  } catch (e) {
-    throw new TaskError(`--test-set ${file}: ${describeError(e)}`);
-  }
+  const c = testSetCommitment(readJsonFile(file, "--test-set"), `--test-set ${file}`);
+  return { ...c, source: `${file} (committed here)` };
 }
 
 /**

@@ -95,6 +95,22 @@ async function poolCheck(
   };
 }
 
+/**
+ * One line of the lock check comparing what the chain holds with what was declared: `<what> is the
+ * declared <declared>` when it holds, `<what> on-chain is <onChain>, not the declared <declared>` when it
+ * does not (probe40 C-N2: a failing line read as the passing one with a ✗, never naming the chain's value).
+ */
+function declaredCheck(
+  what: string,
+  onChain: string,
+  declared: string,
+  ok: boolean,
+): { ok: boolean; what: string } {
+  return ok
+    ? { ok, what: `${what} is the declared ${declared}` }
+    : { ok, what: `${what} on-chain is ${onChain}, not the declared ${declared}` };
+}
+
 task("bounty:status", "Show a bounty's state and verify its lock against the declared token and author")
   .addParam("id", "Bounty id", undefined, types.string)
   .addOptionalParam("token", "Declared prize token (default: the chain's USDC)", undefined, types.string)
@@ -156,29 +172,54 @@ task("bounty:status", "Show a bounty's state and verify its lock against the dec
       const declaredToken = args.token ?? ctx.profile.usdc;
       const checks: { ok: boolean; what: string }[] = [];
       checks.push(await poolCheck(ctx, id, status, fmt));
-      checks.push({
-        ok: b.token.toLowerCase() === declaredToken.toLowerCase(),
-        what: `token is the declared ${args.token ? "token" : "USDC"} ${declaredToken}${b.token.toLowerCase() === declaredToken.toLowerCase() ? "" : ` (on-chain: ${b.token})`}`,
-      });
-      if (args.author !== undefined) {
-        checks.push({
-          ok: b.author.toLowerCase() === args.author.toLowerCase(),
-          what: `author is the declared ${args.author}${b.author.toLowerCase() === args.author.toLowerCase() ? "" : ` (on-chain: ${b.author})`}`,
-        });
-      }
+      checks.push(
+        declaredCheck(
+          "token",
+          b.token,
+          `${args.token ? "token" : "USDC"} ${declaredToken}`,
+          b.token.toLowerCase() === declaredToken.toLowerCase(),
+        ),
+      );
+      if (args.author !== undefined)
+        checks.push(
+          declaredCheck(
+            "author",
+            b.author,
+            args.author,
+            b.author.toLowerCase() === args.author.toLowerCase(),
+          ),
+        );
       if (status === S.Funded || status === S.Awarded || status === S.Reclaimed) {
         const [funded] = await queryLogs(ctx, ctx.bounty, ctx.bounty.filters.BountyFunded(id));
-        checks.push({
-          ok: funded !== undefined && funded.args.amount === b.pool,
-          what: `BountyFunded moved the whole pool into the contract${funded ? ` (${baseUnits(funded.args.amount)}, tx ${funded.transactionHash})` : " (no BountyFunded log found)"}`,
-        });
+        checks.push(
+          funded === undefined
+            ? {
+                ok: false,
+                what: `no BountyFunded log found: the pool of ${fmt(b.pool)} was not seen moving in`,
+              }
+            : funded.args.amount === b.pool
+              ? {
+                  ok: true,
+                  what: `BountyFunded moved the whole pool into the contract (${baseUnits(funded.args.amount)}, tx ${funded.transactionHash})`,
+                }
+              : {
+                  ok: false,
+                  what: `BountyFunded moved ${baseUnits(funded.args.amount)} into the contract (tx ${funded.transactionHash}), not the whole pool of ${baseUnits(b.pool)}`,
+                },
+        );
       }
       if (args.commitment !== undefined) {
         const declared = readCommitmentFile(args.commitment, "--commitment");
-        const okRoot = declared.root === b.testSetRoot.toLowerCase();
-        const okCount = declared.leafCount === Number(b.leafCount);
-        checks.push({ ok: okRoot, what: `test-set root is the declared ${declared.root}` });
-        checks.push({ ok: okCount, what: `leaf count is the declared ${declared.leafCount}` });
+        const root = b.testSetRoot.toLowerCase();
+        checks.push(declaredCheck("test-set root", root, declared.root, declared.root === root));
+        checks.push(
+          declaredCheck(
+            "leaf count",
+            String(b.leafCount),
+            String(declared.leafCount),
+            declared.leafCount === Number(b.leafCount),
+          ),
+        );
       }
       console.log("Lock check:");
       for (const c of checks) console.log(`  ${c.ok ? "✓" : "✗"} ${c.what}`);

@@ -613,16 +613,49 @@ describe("bounty tasks on a local Base-profile node", function () {
     });
 
     it("fails the lock check for another author or token, and checks a declared commitment", async function () {
+      // a failing line names what the chain holds and what was declared (probe40 C-N2)
       const r = await run(["bounty:status", "--id", "1", "--author", stranger]);
-      expectRefusal(r, /The lock of bounty 1 does NOT verify: author is the declared/);
-      expect(r.stdout).to.include(`✗ author is the declared ${stranger} (on-chain: ${author})`);
+      expectRefusal(
+        r,
+        new RegExp(
+          `The lock of bounty 1 does NOT verify: author on-chain is ${author}, not the declared ${stranger}\\.`,
+        ),
+      );
+      expect(r.stdout).to.include(`✗ author on-chain is ${author}, not the declared ${stranger}`);
       const r2 = await run(["bounty:status", "--id", "1", "--token", chain.contracts.anchorRegistry]);
-      expectRefusal(r2, /does NOT verify: token is the declared token/);
+      expectRefusal(
+        r2,
+        new RegExp(
+          `does NOT verify: token on-chain is ${chain.contracts.usdc}, not the declared token ${chain.contracts.anchorRegistry}\\.`,
+          "i",
+        ),
+      );
       const b = await bounty(1n);
       const declared = writeFile(dir, "declared.json", { root: b.testSetRoot, leafCount: 4 });
       const r3 = await run(["bounty:status", "--id", "1", "--commitment", declared]);
-      expectRefusal(r3, /does NOT verify: leaf count is the declared 4/);
+      expectRefusal(
+        r3,
+        new RegExp(`does NOT verify: leaf count on-chain is ${b.leafCount}, not the declared 4\\.`),
+      );
+      expect(r3.stdout).to.include(`✗ leaf count on-chain is ${b.leafCount}, not the declared 4`);
       expect(r3.stdout).to.include("✓ test-set root is the declared");
+      const otherRoot = `0x${"5e".repeat(32)}`;
+      const other = writeFile(dir, "declared-other.json", {
+        root: otherRoot,
+        leafCount: Number(b.leafCount),
+      });
+      const r5 = await run(["bounty:status", "--id", "1", "--commitment", other]);
+      const onChainRoot = b.testSetRoot.toLowerCase();
+      expectRefusal(
+        r5,
+        new RegExp(
+          `does NOT verify: test-set root on-chain is ${onChainRoot}, not the declared ${otherRoot}\\.`,
+        ),
+      );
+      expect(r5.stdout).to.include(
+        `✗ test-set root on-chain is ${onChainRoot}, not the declared ${otherRoot}`,
+      );
+      expect(r5.stdout).to.include(`✓ leaf count is the declared ${b.leafCount}`);
       // the platform's GET .../commitment answer declares it too (probe32 A-F1)
       const served = writeFile(dir, "served-declared.json", {
         slug: "s",
@@ -1811,6 +1844,53 @@ describe("bounty tasks on a local Base-profile node", function () {
         ["anchor", "--from", w2, "--file", packFile, "--kind", "receipt"],
         /--file .* is an evidence pack: anchor it with --kind pack/,
       );
+    });
+
+    // probe40 C-F2: a commitment answer and a test-set file were hashed as plain JSON, not read as bounty:lock reads them
+    it("a commitment file gives its root and a test-set file its SPEC 3 root, as bounty:lock reads them (probe40 C-F2)", async function () {
+      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
+        test_sets: { name: string; rows: unknown; root: string; leaf_count: number }[];
+      };
+      const two = commitments.test_sets.find((t) => t.name === "two-rows")!;
+      const rowsFile = writeFile(dir, "c-f2-rows.json", canonicalJsonString(two.rows as never));
+      const wrapped = writeFile(
+        dir,
+        "c-f2-test-set.json",
+        canonicalJsonString({ test_set: two.rows } as never),
+      );
+      const served = writeFile(dir, "c-f2-served.json", {
+        slug: "two-rows",
+        commit_root: two.root,
+        leaf_count: two.leaf_count,
+        commitment_anchor_status: "anchored",
+        awarder: w1,
+      });
+      const plain = writeFile(dir, "c-f2-plain.json", { root: two.root, leafCount: two.leaf_count });
+      // not anchored yet: the check names the root, not the file's keccak
+      expectRefusal(
+        await run(["anchor:check", "--file", served]),
+        new RegExp(
+          `^Error: ${two.root} \\(commitment root of \\S+c-f2-served\\.json\\) is NOT anchored`,
+          "m",
+        ),
+      );
+      // a test set with another kind, and a document that is no commitment with --kind commitment: refused
+      await refuses(
+        ["anchor", "--from", w1, "--file", rowsFile, "--kind", "receipt"],
+        /--file \S+ is a test set: anchor its root with --kind commitment, or give --digest\. Nothing was sent\./,
+      );
+      await refuses(
+        ["anchor", "--from", w1, "--file", receiptFile, "--kind", "commitment"],
+        /--file \S+receipt\.json is no commitment: --kind commitment takes a \{root, leafCount\} file, .* Nothing was sent\./,
+      );
+      const out = expectOk(await run(["anchor", "--from", w1, "--file", rowsFile, "--kind", "commitment"]));
+      expect(out).to.include(`Anchored ${two.root} as commitment by ${w1}`);
+      for (const file of [served, plain, wrapped, rowsFile]) {
+        const checked = expectOk(await run(["anchor:check", "--file", file, "--kind", "commitment"]));
+        expect(checked).to.include(`${two.root} (`);
+        expect(checked).to.include("Anchor check passed.");
+      }
     });
 
     // probe33 C-F9: a forgotten --from anchored a pack from account #0, its pack_anchor unverifiable for good
