@@ -459,3 +459,61 @@ export async function startIndexer(
 export function indexerStatus(id: number, number: number | bigint): unknown {
   return { base: { id, block: { number: Number(number), timestamp: 0 } } };
 }
+
+/** packs/small.json's rank derivation alone, its rows' receipts dropped (they name another root). */
+async function rankDerivationOnly(packText: string): Promise<string> {
+  const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+  const pack = parseJson(packText) as unknown as { rank_derivation: { rows: Record<string, unknown>[] } };
+  for (const row of pack.rank_derivation.rows) delete row.receipt;
+  return canonicalJsonString({ rank_derivation: pack.rank_derivation });
+}
+
+/** A closed bounty awarded from the small vector pack ({@link closedSmallPackBounty}). */
+export interface SmallPackBounty {
+  id: bigint;
+  /** `bounty:award` of it by the awarder, from the pack's rank derivation, vec-a/c/d paid to w1..w3. */
+  awardArgs: string[];
+}
+
+/**
+ * Locks, through `run` (the tasks against the chain or a proxy in front of it), a bounty of 12.345679 USDC
+ * by `author` on an unanchored root ending in `rootTag` (12 leaves, top_n_split, 5000 bps, `awarder`), the
+ * small vector pack's receipts anchored first (an award refuses unanchored receipts), and moves the chain
+ * past its close. Files go in `dir`.
+ * @param winners the withdrawal addresses of vec-a, vec-c and vec-d
+ */
+export async function closedSmallPackBounty(
+  chain: DevChain,
+  dir: string,
+  run: (args: string[]) => Promise<Run>,
+  who: { author: string; awarder: string; winners: readonly [string, string, string] },
+  rootTag: string,
+): Promise<SmallPackBounty> {
+  await chain.mintUsdc(who.author as `0x${string}`, 100_000_000n);
+  await anchorReceipts(chain, vectorPath("packs/small.json"));
+  const commitment = writeFile(dir, "commitment.json", {
+    root: "0x" + rootTag.padStart(64, "0"),
+    leafCount: 12,
+  });
+  const now = await chainTime(chain);
+  const lock = expectOk(
+    await run([
+      ...["bounty:lock", "--from", who.author, "--commitment", commitment, "--pool", "12.345679"],
+      ...["--closes-at", String(now + 60n), "--award-deadline", String(now + 7200n)],
+      ...["--payout-rule", "top_n_split", "--threshold-bps", "5000", "--awarder", who.awarder],
+      "--allow-unanchored", // a root no one anchored: the tests are about the award and the views
+    ]),
+  );
+  const id = BigInt(/Bounty (\d+) locked/.exec(lock)![1]!);
+  await chain.increaseTime(61);
+  const rd = writeFile(
+    dir,
+    "rd.json",
+    await rankDerivationOnly(fs.readFileSync(vectorPath("packs/small.json"), "utf8")),
+  );
+  const [w1, w2, w3] = who.winners;
+  const withdrawals = writeFile(dir, "withdrawals.json", { "vec-a": w1, "vec-c": w2, "vec-d": w3 });
+  const awardArgs = ["bounty:award", "--from", who.awarder, "--id", String(id), "--rank-derivation", rd];
+  awardArgs.push("--withdrawals-file", withdrawals);
+  return { id, awardArgs };
+}

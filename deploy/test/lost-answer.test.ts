@@ -13,9 +13,8 @@ import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import { anchorRegistryAbi, benchmarkBountyAbi, BountyStatus, testUsdcAbi } from "@bench-bounty/contracts";
 import {
-  anchorReceipts,
   blockNumber,
-  chainTime,
+  closedSmallPackBounty,
   expectOk,
   expectRefusal,
   hardhat,
@@ -23,20 +22,11 @@ import {
   rpc,
   startChain,
   tempDir,
-  vectorPath,
   writeFile,
   type Run,
 } from "./helpers";
 
 const SENDS = ["eth_sendTransaction", "eth_sendRawTransaction"];
-
-/** packs/small.json's rank derivation alone, its rows' receipts dropped (they name another root). */
-async function rankDerivationOnly(packText: string): Promise<string> {
-  const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
-  const pack = parseJson(packText) as unknown as { rank_derivation: { rows: Record<string, unknown>[] } };
-  for (const row of pack.rank_derivation.rows) delete row.receipt;
-  return canonicalJsonString({ rank_derivation: pack.rank_derivation });
-}
 
 describe("a send whose answer is lost (probe34 C-F4)", function () {
   let chain: DevChain;
@@ -74,31 +64,13 @@ describe("a send whose answer is lost (probe34 C-F4)", function () {
     dir = tempDir();
     book = localDeploymentFile(dir, chain);
     [awarder, author, w1, w2, w3, relayer] = chain.accounts.slice(1, 7).map((a) => a.address);
-    await chain.mintUsdc(author as `0x${string}`, 100_000_000n);
-    await anchorReceipts(chain, vectorPath("packs/small.json")); // an award refuses unanchored receipts
-    const commitment = writeFile(dir, "commitment.json", {
-      root: "0x" + "c0ffee34".padStart(64, "0"),
-      leafCount: 12,
-    });
-    const now = await chainTime(chain);
-    const lock = expectOk(
-      await runVia(chain.rpcUrl, [
-        ...["bounty:lock", "--from", author, "--commitment", commitment, "--pool", "12.345679"],
-        ...["--closes-at", String(now + 60n), "--award-deadline", String(now + 7200n)],
-        ...["--payout-rule", "top_n_split", "--threshold-bps", "5000", "--awarder", awarder],
-        "--allow-unanchored", // a root no one anchored: this test is about the award's send
-      ]),
-    );
-    id = BigInt(/Bounty (\d+) locked/.exec(lock)![1]!);
-    await chain.increaseTime(61);
-    const rd = writeFile(
+    ({ id, awardArgs } = await closedSmallPackBounty(
+      chain,
       dir,
-      "rd.json",
-      await rankDerivationOnly(fs.readFileSync(vectorPath("packs/small.json"), "utf8")),
-    );
-    const withdrawals = writeFile(dir, "withdrawals.json", { "vec-a": w1, "vec-c": w2, "vec-d": w3 });
-    awardArgs = ["bounty:award", "--from", awarder, "--id", String(id), "--rank-derivation", rd];
-    awardArgs.push("--withdrawals-file", withdrawals);
+      (args) => runVia(chain.rpcUrl, args),
+      { author, awarder, winners: [w1, w2, w3] },
+      "c0ffee34",
+    ));
   });
   after(async function () {
     await chain?.stop();

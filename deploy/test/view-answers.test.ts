@@ -13,27 +13,16 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import type { DevChain } from "@bench-bounty/devchain";
 import {
-  anchorReceipts,
   blockNumber,
-  chainTime,
+  closedSmallPackBounty,
   expectOk,
   expectRefusal,
   hardhat,
   localDeploymentFile,
   startChain,
   tempDir,
-  vectorPath,
-  writeFile,
   type Run,
 } from "./helpers";
-
-/** packs/small.json's rank derivation alone, its rows' receipts dropped (they name another root). */
-async function rankDerivationOnly(packText: string): Promise<string> {
-  const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
-  const pack = parseJson(packText) as unknown as { rank_derivation: { rows: Record<string, unknown>[] } };
-  for (const row of pack.rank_derivation.rows) delete row.receipt;
-  return canonicalJsonString({ rank_derivation: pack.rank_derivation });
-}
 
 /**
  * A JSON-RPC proxy in front of `target` that passes everything through, except that in every `eth_call`
@@ -116,31 +105,13 @@ describe("a view answer that is not its ABI value (probe40 C-F1)", function () {
     dir = tempDir();
     book = localDeploymentFile(dir, chain);
     [awarder, author, w1, w2, w3] = chain.accounts.slice(1, 6).map((a) => a.address);
-    await chain.mintUsdc(author as `0x${string}`, 100_000_000n);
-    await anchorReceipts(chain, vectorPath("packs/small.json")); // an award refuses unanchored receipts
-    const commitment = writeFile(dir, "commitment.json", {
-      root: "0x" + "c0ffee40".padStart(64, "0"),
-      leafCount: 12,
-    });
-    const now = await chainTime(chain);
-    const lock = expectOk(
-      await runVia(chain.rpcUrl, [
-        ...["bounty:lock", "--from", author, "--commitment", commitment, "--pool", "12.345679"],
-        ...["--closes-at", String(now + 60n), "--award-deadline", String(now + 7200n)],
-        ...["--payout-rule", "top_n_split", "--threshold-bps", "5000", "--awarder", awarder],
-        "--allow-unanchored", // a root no one anchored: this test is about the views' answers
-      ]),
-    );
-    id = BigInt(/Bounty (\d+) locked/.exec(lock)![1]!);
-    await chain.increaseTime(61);
-    const rd = writeFile(
+    ({ id, awardArgs } = await closedSmallPackBounty(
+      chain,
       dir,
-      "rd.json",
-      await rankDerivationOnly(fs.readFileSync(vectorPath("packs/small.json"), "utf8")),
-    );
-    const withdrawals = writeFile(dir, "withdrawals.json", { "vec-a": w1, "vec-c": w2, "vec-d": w3 });
-    awardArgs = ["bounty:award", "--from", awarder, "--id", String(id), "--rank-derivation", rd];
-    awardArgs.push("--withdrawals-file", withdrawals);
+      (args) => runVia(chain.rpcUrl, args),
+      { author, awarder, winners: [w1, w2, w3] },
+      "c0ffee40",
+    ));
     expectOk(await runVia(chain.rpcUrl, awardArgs));
     expectOk(
       await runVia(chain.rpcUrl, ["anchor", "--from", author, "--digest", digest, "--kind", "receipt"]),

@@ -1,6 +1,7 @@
 """What the generators of the evidence library's Unicode tables share (gen-unicode-assigned.py,
-gen-unicode-nonstarters.py): the baseline check, the wrapping of the table's words and the TS module
-they write (read by src/graders/code-point-ranges.ts)."""
+gen-unicode-nonstarters.py, gen-unicode-case-classes.py): the baseline check, the runs of code points of
+one kind, the wrapping of the table's words and the TS module they write (read by
+src/graders/code-point-ranges.ts)."""
 import os
 import sys
 import unicodedata
@@ -13,6 +14,20 @@ def require_baseline():
     """Exits unless this python3's unicodedata is the baseline version."""
     if unicodedata.unidata_version != BASELINE:
         sys.exit(f"this python3's unicodedata is {unicodedata.unidata_version}, not {BASELINE}: use Python 3.11")
+
+
+def kind_ranges(kind_of):
+    """[(first, last, kind)] of the runs of code points of one kind (`kind_of(cp)`, None: not listed), in order."""
+    out = []
+    for cp in range(0x110000):
+        k = kind_of(cp)
+        if k is None:
+            continue
+        if out and out[-1][1] == cp - 1 and out[-1][2] == k:
+            out[-1] = (out[-1][0], cp, k)
+        else:
+            out.append((cp, cp, k))
+    return out
 
 
 def span(a, b):

@@ -2,7 +2,8 @@
  * Test support (`@bench-bounty/platform/testing`) for the packages that test the store (platform,
  * server): which engine the current test run exercises, the vitest projects that select it
  * ({@link engineProjects}), fresh, isolated PostgreSQL schemas for it, and the "cities" test set
- * ({@link citiesDataset}, {@link citiesAnswer}) their tests publish.
+ * ({@link citiesDataset}, {@link citiesAnswer}) their tests publish, and how a printed command line reads
+ * pasted into a shell ({@link pastedArgs}).
  *
  * A test run selects its engine with `BB_TEST_ENGINE` (`sqlite`, the default, or `postgres`); the
  * packages' vitest configs run the store's tests once per engine (projects `sqlite` and `postgres`).
@@ -10,6 +11,7 @@
  * instead of being skipped. Each {@link freshPostgresTarget} is its own schema (`search_path`), so
  * parallel test files never collide; {@link dropPostgresSchemas} drops them.
  */
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { seattleWeatherCsvPath } from "./csv.js";
@@ -207,4 +209,20 @@ export async function waitForLockWaiters(c: pg.Client, n: number): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`fewer than ${n} transactions waited on a lock within 10 s`);
+}
+
+/**
+ * The arguments a printed command line gives its program when pasted as printed into a shell with only
+ * PATH and `env` set: the shell expands the words after the program (`--api-key "$BENCH_BOUNTY_API_KEY"`,
+ * quoted paths), a stand-in for the program prints them. The program is the line's first word.
+ * @throws Error when the shell refuses the line (a syntax error)
+ */
+export function pastedArgs(line: string, env: Record<string, string> = {}): string[] {
+  const r = spawnSync(
+    "bash",
+    ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${line.slice(line.indexOf(" ") + 1)}`],
+    { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`the shell refused the pasted line (${r.status}): ${r.stderr}`);
+  return r.stdout.split("\0").slice(0, -1);
 }

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -18,6 +18,7 @@ import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
 import { invokedAs } from "../src/cli/common.js";
+import { pastedArgs } from "../src/testing.js";
 import {
   cleanup,
   refusal,
@@ -617,12 +618,7 @@ describe("an agent command that cannot start", () => {
     expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
     // pasted as printed into a shell (the shell expands the variable; a stand-in for the program there
     // prints its words), then run with a working agent: the same attempt 1
-    const pasted = spawnSync("bash", ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${command}`], {
-      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
-      encoding: "utf8",
-    });
-    expect(pasted.status, pasted.stderr).toBe(0);
-    const argv = pasted.stdout.split("\0").slice(0, -1);
+    const argv = pastedArgs(`program ${command}`, { BENCH_BOUNTY_API_KEY: key });
     expect(argv).toEqual(["resume", runId, "--store", store, "--api-key", key]);
     process.env.BENCH_BOUNTY_API_KEY = key;
     try {
@@ -674,12 +670,7 @@ describe("a local run made with its key in BENCH_BOUNTY_API_KEY (probe40 B-F1)",
       "  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)",
     );
     // pasted as printed in a new shell where the variable is set (a stand-in for the program prints its words)
-    const pasted = spawnSync("bash", ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${command}`], {
-      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
-      encoding: "utf8",
-    });
-    expect(pasted.status, pasted.stderr).toBe(0);
-    const argv = pasted.stdout.split("\0").slice(0, -1);
+    const argv = pastedArgs(`program ${command}`, { BENCH_BOUNTY_API_KEY: key });
     expect(argv).toEqual(["resume", runId, "--store", store, "--api-key", key]);
     // without any key the owner is told the key is needed, not that the run is another account's
     const keyless = await runCli(

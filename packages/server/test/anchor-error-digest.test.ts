@@ -5,46 +5,16 @@
  * a stranger who read it could anchor the root first with another kind and no bounty could ever be
  * verified on that benchmark. Now no byte of those answers names the withheld digest.
  */
-import { startDevChain, type DevChain } from "@bench-bounty/devchain";
-import { Platform } from "@bench-bounty/platform";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
-import {
-  call,
-  citiesDataset,
-  CITIES_PUBLISH,
-  devChainConfig,
-  OPERATOR_KEY,
-  postToolCall,
-  register,
-} from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { call, citiesDataset, CITIES_PUBLISH, postToolCall, register, useChainServer } from "./helpers.js";
 
-let dc: DevChain;
-let server: ListeningServer;
-let platform: Platform;
-beforeAll(async () => {
-  dc = await startDevChain();
-  platform = await Platform.open({
-    dir: mkdtempSync(join(tmpdir(), "bb-anchor-digest-")),
-    operatorKey: OPERATOR_KEY,
-    chain: devChainConfig(dc, 0),
-  });
-  server = await serveApp({ domain: platformDomain(platform, { localChain: true }), port: 0 });
-}, 240_000);
-afterAll(async () => {
-  await server?.close();
-  await platform?.close();
-  await dc?.stop();
-});
+const live = useChainServer("anchor-digest");
 
 /** Sets the ETH balance (wei) of the service's signing account: 0 is a drained wallet. */
 async function setServiceBalance(wei: bigint): Promise<void> {
-  await dc.publicClient.request({
+  await live.dc.publicClient.request({
     method: "hardhat_setBalance",
-    params: [platform.chain!.address, `0x${wei.toString(16)}`],
+    params: [live.platform.chain!.address, `0x${wei.toString(16)}`],
   } as never);
 }
 
@@ -55,7 +25,7 @@ function names(text: string, digest: string): boolean {
 
 describe("a drained service wallet at publish and finalize (probe39 A-F1)", { timeout: 120_000 }, () => {
   it("REST publish, REST and MCP finalize: no byte names the pending root or receipt hash", async () => {
-    const u = server.url;
+    const u = live.server.url;
     const author = await register(u, "drained-author");
     const ds = await call(u, "POST", "/api/v1/datasets", {
       key: author.key,
@@ -66,7 +36,7 @@ describe("a drained service wallet at publish and finalize (probe39 A-F1)", { ti
     for (const [i, a] of agents.entries()) {
       const set = await call(u, "PUT", "/api/v1/accounts/me/withdrawal-address", {
         key: a.key,
-        body: { withdrawal_address: dc.accounts[i + 2]!.address },
+        body: { withdrawal_address: live.dc.accounts[i + 2]!.address },
       });
       expect(set.status, set.text).toBe(200);
     }
@@ -78,12 +48,13 @@ describe("a drained service wallet at publish and finalize (probe39 A-F1)", { ti
       });
       expect(pub.status, pub.text).toBe(201);
       const slug = pub.json.slug as string;
-      const root = (await platform.getBenchmark(slug)).commit_root;
+      const root = (await live.platform.getBenchmark(slug)).commit_root;
       expect(names(pub.text, root), pub.text).toBe(false);
       expect(pub.json).toMatchObject({ commit_root: null, commitment_anchor_status: "pending" });
       expect(pub.json.commitment_anchor_error).toMatch(/^anchor commitment: .*holds no ETH/);
 
-      const receiptOf = async (runId: string) => (await platform.ctx.store.runs.get(runId))!.receipt_hash!;
+      const receiptOf = async (runId: string) =>
+        (await live.platform.ctx.store.runs.get(runId))!.receipt_hash!;
       const rest = await call(u, "POST", `/api/v1/benchmarks/${slug}/runs`, {
         key: agents[0]!.key,
         body: {},

@@ -4,44 +4,22 @@
  * attaching a bounty to another author's benchmark names its on-chain `author` (missing: 422 naming
  * `author`; another address: 409 `bounty_mismatch`); the detail (REST and MCP) shows `prize_award_deadline`.
  */
-import { startDevChain, type DevChain } from "@bench-bounty/devchain";
-import { Platform } from "@bench-bounty/platform";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { platformDomain, serveApp, type ListeningServer } from "../src/index.js";
+import { describe, expect, it } from "vitest";
 import {
   call,
   citiesDataset,
   CITIES_PUBLISH,
-  devChainConfig,
   OPERATOR_KEY,
   postToolCall,
   register,
+  useChainServer,
 } from "./helpers.js";
 
-let dc: DevChain;
-let server: ListeningServer;
-let platform: Platform;
-beforeAll(async () => {
-  dc = await startDevChain();
-  platform = await Platform.open({
-    dir: mkdtempSync(join(tmpdir(), "bb-award-window-")),
-    operatorKey: OPERATOR_KEY,
-    chain: devChainConfig(dc, 0),
-  });
-  server = await serveApp({ domain: platformDomain(platform, { localChain: true }), port: 0 });
-}, 240_000);
-afterAll(async () => {
-  await server?.close();
-  await platform?.close();
-  await dc?.stop();
-});
+const live = useChainServer("award-window");
 
 /** An author publishes a cities benchmark; Hardhat account `wallet` locks a bounty on its root on-chain. */
 async function lockedBenchmark(tag: string, wallet: number, window: bigint) {
-  const u = server.url;
+  const u = live.server.url;
   const author = await register(u, `${tag}-author`);
   const ds = await call(u, "POST", "/api/v1/datasets", { key: author.key, body: citiesDataset(4, tag) });
   const pub = await call(u, "POST", `/api/v1/datasets/${ds.json.dataset_id}/benchmark`, {
@@ -49,10 +27,10 @@ async function lockedBenchmark(tag: string, wallet: number, window: bigint) {
     body: CITIES_PUBLISH,
   });
   expect(pub.status, pub.text).toBe(201);
-  const a = dc.accounts[wallet]!;
-  await dc.mintUsdc(a.address, 1_000_000n);
-  const closesAt = (await dc.publicClient.getBlock()).timestamp + 3600n;
-  const { bountyId } = await platform.chain!.lockBounty({
+  const a = live.dc.accounts[wallet]!;
+  await live.dc.mintUsdc(a.address, 1_000_000n);
+  const closesAt = (await live.dc.publicClient.getBlock()).timestamp + 3600n;
+  const { bountyId } = await live.platform.chain!.lockBounty({
     authorPrivateKey: a.privateKey,
     pool: 1_000_000n,
     testSetRoot: pub.json.commit_root,
@@ -71,7 +49,7 @@ describe(
   () => {
     it("refuses a one-second award window 422 award_window_too_short, nothing attached", async () => {
       const b = await lockedBenchmark("win1", 5, 1n);
-      const r = await call(server.url, "POST", `/api/v1/benchmarks/${b.slug}/bounty`, {
+      const r = await call(live.server.url, "POST", `/api/v1/benchmarks/${b.slug}/bounty`, {
         key: b.author.key,
         body: { bounty_id: b.bountyId },
       });
@@ -83,34 +61,34 @@ describe(
         closes_at: Number(b.closesAt),
         award_deadline: Number(b.closesAt) + 1,
       });
-      const d = await call(server.url, "GET", `/api/v1/benchmarks/${b.slug}`);
+      const d = await call(live.server.url, "GET", `/api/v1/benchmarks/${b.slug}`);
       expect(d.json).toMatchObject({ prize: "--", prize_award_deadline: null });
     });
 
     it("the operator without author is 422 naming author, with another author 409, with the right one 200; the detail shows prize_award_deadline", async () => {
       const b = await lockedBenchmark("winop", 6, 86_400n);
       const post = (body: object) =>
-        call(server.url, "POST", `/api/v1/benchmarks/${b.slug}/bounty`, { key: OPERATOR_KEY, body });
+        call(live.server.url, "POST", `/api/v1/benchmarks/${b.slug}/bounty`, { key: OPERATOR_KEY, body });
       const missing = await post({ bounty_id: b.bountyId });
       expect(missing.status, missing.text).toBe(422);
       expect(missing.json.error).toMatchObject({
         code: "invalid_option",
         details: { field: "author", rule: "author_required" },
       });
-      const wrong = await post({ bounty_id: b.bountyId, author: dc.accounts[7]!.address });
+      const wrong = await post({ bounty_id: b.bountyId, author: live.dc.accounts[7]!.address });
       expect(wrong.status, wrong.text).toBe(409);
       expect(wrong.json.error).toMatchObject({ code: "bounty_mismatch", details: { field: "author" } });
-      expect((await call(server.url, "GET", `/api/v1/benchmarks/${b.slug}`)).json.prize).toBe("--");
+      expect((await call(live.server.url, "GET", `/api/v1/benchmarks/${b.slug}`)).json.prize).toBe("--");
       const ok = await post({ bounty_id: b.bountyId, author: b.wallet });
       expect(ok.status, ok.text).toBe(200);
       const deadline = Number(b.closesAt) + 86_400;
-      const d = await call(server.url, "GET", `/api/v1/benchmarks/${b.slug}`);
+      const d = await call(live.server.url, "GET", `/api/v1/benchmarks/${b.slug}`);
       expect(d.json).toMatchObject({ prize_closes_at: Number(b.closesAt), prize_award_deadline: deadline });
-      const list = await call(server.url, "GET", "/api/v1/benchmarks");
+      const list = await call(live.server.url, "GET", "/api/v1/benchmarks");
       expect(list.json.benchmarks.find((x: { slug: string }) => x.slug === b.slug)).toMatchObject({
         prize_award_deadline: deadline,
       });
-      const mcp = await postToolCall(server.url, "benchmark_detail", { slug: b.slug });
+      const mcp = await postToolCall(live.server.url, "benchmark_detail", { slug: b.slug });
       expect(mcp.body.result.structuredContent, JSON.stringify(mcp.body)).toMatchObject({
         prize_award_deadline: deadline,
       });

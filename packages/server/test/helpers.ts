@@ -2,13 +2,13 @@
  * Test support: a live server on a fresh store (loopback, any free port), and plain-fetch helpers
  * that call it the way a stranger would.
  */
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { DevChain } from "@bench-bounty/devchain";
+import { startDevChain, type DevChain } from "@bench-bounty/devchain";
 import {
   ChainGateway,
   Platform,
@@ -419,25 +419,55 @@ export function devChainConfig(dc: DevChain, index = 0) {
   };
 }
 
-/** A chain gateway on the devchain signing as account `index` (0: the operator `serve` signs with). */
-export function gatewayOf(dc: DevChain, index = 0): ChainGateway {
-  return ChainGateway.connect(devChainConfig(dc, index));
+/** The file's devchain, platform (a fresh SQLite store signing as account 0) and server: {@link useChainServer}. */
+export interface ChainServer {
+  readonly dc: DevChain;
+  readonly platform: Platform;
+  readonly server: ListeningServer;
 }
 
 /**
- * The arguments a printed command line gives its program when pasted as printed into a shell with only
- * PATH and `env` set: the shell expands the words after the program (`--api-key "$BENCH_BOUNTY_API_KEY"`,
- * quoted paths), a stand-in for the program prints them. The program is the line's first word.
- * @throws Error when the shell refuses the line (a syntax error)
+ * Starts, in the file's `beforeAll`, a devchain and a server on a fresh SQLite store (in a temporary
+ * directory named after `tag`) whose platform signs as the chain's account 0 (`localChain`), and stops
+ * them in its `afterAll`. The handle reads the running ones; reading it outside a hook or test throws.
  */
-export function pastedArgs(line: string, env: Record<string, string> = {}): string[] {
-  const r = spawnSync(
-    "bash",
-    ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${line.slice(line.indexOf(" ") + 1)}`],
-    { env: { PATH: process.env.PATH!, ...env }, encoding: "utf8" },
-  );
-  if (r.status !== 0) throw new Error(`the shell refused the pasted line (${r.status}): ${r.stderr}`);
-  return r.stdout.split("\0").slice(0, -1);
+export function useChainServer(tag: string): ChainServer {
+  let current: ChainServer | undefined;
+  beforeAll(async () => {
+    const dc = await startDevChain();
+    const platform = await Platform.open({
+      dir: mkdtempSync(join(tmpdir(), `bb-${tag}-`)),
+      operatorKey: OPERATOR_KEY,
+      chain: devChainConfig(dc, 0),
+    });
+    const server = await serveApp({ domain: platformDomain(platform, { localChain: true }), port: 0 });
+    current = { dc, platform, server };
+  }, 240_000);
+  afterAll(async () => {
+    await current?.server.close();
+    await current?.platform.close();
+    await current?.dc.stop();
+  });
+  const running = (): ChainServer => {
+    if (!current) throw new Error("useChainServer: started in beforeAll; read it inside a hook or a test");
+    return current;
+  };
+  return {
+    get dc() {
+      return running().dc;
+    },
+    get platform() {
+      return running().platform;
+    },
+    get server() {
+      return running().server;
+    },
+  };
+}
+
+/** A chain gateway on the devchain signing as account `index` (0: the operator `serve` signs with). */
+export function gatewayOf(dc: DevChain, index = 0): ChainGateway {
+  return ChainGateway.connect(devChainConfig(dc, index));
 }
 
 /** The built `bench-bounty` CLI (packages/cli's dist). */

@@ -115,82 +115,47 @@ describe("MCP", () => {
     }
   }
 
-  // probe36 A-F9: 50,000 alternating combining marks were accepted; NFKC at finalize held the event loop
-  it("an answer with a run of more than 30 combining marks is refused alike on MCP and REST (probe36 A-F9)", async () => {
-    const { viaMcp, viaRest } = await submitBothWays("combining-run", [
-      { ordinal: 0, answer_text: `a${"\u0301\u0316".repeat(25000)}` },
-    ]);
+  // one answer the text rules of the submit refuse, the same on MCP and REST: the item and the message
+  it.each([
+    {
+      // probe36 A-F9: 50,000 alternating combining marks were accepted; NFKC at finalize held the event loop
+      rule: "a run of more than 30 combining marks (probe36 A-F9)",
+      user: "combining-run",
+      text: `a${"\u0301\u0316".repeat(25000)}`,
+      item: {
+        code: "combining_run_too_long",
+        offset: 1,
+        limit: "max_non_starter_run",
+        max_non_starter_run: 30,
+      },
+      message: /^answers\[0\]: answer_text holds a run of more than 30 combining characters/,
+    },
+    {
+      // probe39 B-F2: "ΑʕΣ" is αʕσ here (Unicode 17.0) and αʕς in the independent check (Unicode 14.0)
+      rule: "a capital sigma of unstable Final_Sigma context (probe39 B-F2)",
+      user: "final-sigma",
+      text: "\u0391\u0295\u03a3",
+      item: { code: "unstable_final_sigma", code_point: "U+0295", offset: 1, sigma_offset: 2 },
+      message:
+        /^answers\[0\]: answer_text holds a capital sigma U\+03A3 .* whose Final_Sigma context meets U\+0295/,
+    },
+    {
+      // probe34 B-F1: an answer of U+1E030 (Unicode 15.0) was graded 1 here and 0 by the independent check
+      rule: "a code point not assigned in Unicode 14.0.0 (probe34 B-F1)",
+      user: "unicode-gap",
+      text: "\u{1e030}",
+      item: { code: "unassigned_code_point", code_point: "U+1E030", offset: 0, unicode_version: "14.0.0" },
+      message:
+        /^answers\[0\]: answer_text holds U\+1E030 \(at UTF-16 offset 0\), a code point not assigned in Unicode 14\.0\.0/,
+    },
+  ])("an answer holding $rule is refused alike on MCP and REST", async ({ user, text, item, message }) => {
+    const { viaMcp, viaRest } = await submitBothWays(user, [{ ordinal: 0, answer_text: text }]);
     for (const body of [viaMcp.structuredContent as any, viaRest.json])
       expect(body.error).toMatchObject({
         code: "invalid_answers",
-        details: {
-          errors: [
-            {
-              index: 0,
-              code: "combining_run_too_long",
-              path: "$.answers[0].answer_text",
-              offset: 1,
-              limit: "max_non_starter_run",
-              max_non_starter_run: 30,
-            },
-          ],
-        },
+        details: { errors: [{ index: 0, path: "$.answers[0].answer_text", ...item }] },
       });
-    expect(viaRest.json.error.message).toMatch(
-      /^answers\[0\]: answer_text holds a run of more than 30 combining characters/,
-    );
-  });
-
-  // probe39 B-F2: "ΑʕΣ" is αʕσ here (Unicode 17.0) and αʕς in the independent check (Unicode 14.0)
-  it("an answer holding a capital sigma of unstable Final_Sigma context is refused alike on MCP and REST (probe39 B-F2)", async () => {
-    const { viaMcp, viaRest } = await submitBothWays("final-sigma", [
-      { ordinal: 0, answer_text: "\u0391\u0295\u03a3" },
-    ]);
-    for (const body of [viaMcp.structuredContent as any, viaRest.json])
-      expect(body.error).toMatchObject({
-        code: "invalid_answers",
-        details: {
-          errors: [
-            {
-              index: 0,
-              code: "unstable_final_sigma",
-              path: "$.answers[0].answer_text",
-              code_point: "U+0295",
-              offset: 1,
-              sigma_offset: 2,
-            },
-          ],
-        },
-      });
-    expect(viaRest.json.error.message).toMatch(
-      /^answers\[0\]: answer_text holds a capital sigma U\+03A3 .* whose Final_Sigma context meets U\+0295/,
-    );
-  });
-
-  // probe34 B-F1: an answer of U+1E030 (Unicode 15.0) was graded 1 here and 0 by the independent check
-  it("an answer holding a code point not assigned in Unicode 14.0.0 is refused alike on MCP and REST (probe34 B-F1)", async () => {
-    const { viaMcp, viaRest } = await submitBothWays("unicode-gap", [
-      { ordinal: 0, answer_text: "\u{1e030}" },
-    ]);
-    for (const body of [viaMcp.structuredContent as any, viaRest.json])
-      expect(body.error).toMatchObject({
-        code: "invalid_answers",
-        details: {
-          errors: [
-            {
-              index: 0,
-              code: "unassigned_code_point",
-              path: "$.answers[0].answer_text",
-              code_point: "U+1E030",
-              offset: 0,
-              unicode_version: "14.0.0",
-            },
-          ],
-        },
-      });
-    expect(viaRest.json.error.message).toMatch(
-      /^answers\[0\]: answer_text holds U\+1E030 \(at UTF-16 offset 0\), a code point not assigned in Unicode 14\.0\.0/,
-    );
+    expect(viaRest.json.error.message).toMatch(message);
   });
 
   it("refuses as tool errors with the REST body: no key, wrong owner, stale ordinal, second finalize, unknown slug", async () => {

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EdgeError } from "../src/errors.js";
-import { call, pastedArgs, publishCities, register, useLive, runCli } from "./helpers.js";
+import { pastedArgs } from "@bench-bounty/platform/testing";
+import { call, publishCities, register, useLive, runCli } from "./helpers.js";
 
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
 

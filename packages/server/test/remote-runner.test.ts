@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bubblewrapAvailable } from "@bench-bounty/platform";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, pastedArgs, publishCities, register, useLive, runCli } from "./helpers.js";
+import { pastedArgs } from "@bench-bounty/platform/testing";
+import { call, publishCities, register, useLive, runCli } from "./helpers.js";
 
 const CLONE_BIN = new URL("../../../bin/bench-bounty", import.meta.url).pathname;
 const AGENT = new URL("./fixtures/cities-agent.mjs", import.meta.url).pathname;
