@@ -9,7 +9,8 @@ padding); nothing is shared with the TypeScript packages, so agreement between t
         [--rpc-timeout SECONDS (30)] [--deadline SECONDS (1800)]
 
 Checks (SPEC section): pack hash (8); commitment root and leaf count from the revealed rows (3);
-ranking digest (8); receipt hashes and answer digests of the winners (4); regrade of the winners'
+ranking digest (8); the grader_types examples: each gold a valid gold of its grader, each credit the grade
+of its answer (5, 8; the gold_shape and semantics texts are not checked); receipt hashes and answer digests of the winners (4); regrade of the winners'
 answers (all four graders), their accuracy and public score, and each graded credit their receipts
 state (4, 5, 6); every row's composite (6), and every receipt a row carries: its hash, its run, agent,
 benchmark and tasks, the members the row repeats from it and its achieved_at, the receipt's finalized_at,
@@ -791,6 +792,10 @@ def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
         _gold_number(r, r.get(gold, "value", path), _step(path, "value"))
         if "tolerance" in gold:
             _gold_number(r, gold["tolerance"], _step(path, "tolerance"))
+            # evidence prepareGold's rule (probe39 B-N1): |answer - value| <= a negative tolerance holds for no
+            # answer, gold refused at publish
+            if _gold_decimal(gold["tolerance"]) < 0:
+                raise PackError(_step(path, "tolerance"), "tolerance must be >= 0")
     elif grader == "contains_all":
         # evidence prepareGold's rule (probe37 B-F6): no term, or a term empty after norm, is gold no answer
         # could fail (every answer contains ""), malformed as the verifier's regrade fails it
@@ -1450,6 +1455,39 @@ def check(pack: dict, rpc_url: str | None, rpc_timeout_s: float = DEFAULT_RPC_TI
     # SPEC 8: ranking digest
     rdig = hx(keccak256(canonical(rd)))
     record("ranking_digest", [] if rdig == b["ranking_digest"] else [f"{rdig} != {b['ranking_digest']}"], rdig)
+
+    # SPEC 8 + 5: benchmark.grader_types, "the grading semantics above, as text and examples" (probe39 B-N1):
+    # each example's gold is a valid gold of its grader (the test set's rule, _validate_gold) and its stated
+    # credit is the grade of its answer; the gold_shape and semantics texts are descriptive (bound by the pack
+    # hash and the awarder's pack anchor), not checked
+    problems, examples = [], 0
+    for grader in GRADERS:
+        for i, ex in enumerate(b["grader_types"][grader]["examples"]):
+            examples += 1
+            xp = f"$.benchmark.grader_types.{grader}.examples[{i}]"
+            gp = _step(xp, "gold")
+            try:
+                _validate_gold(_Reader(), grader, ex["gold"], gp)
+            except PackError as e:
+                problems.append(str(e))
+                continue
+            long = long_run_problem(
+                gold_norm_texts(grader, ex["gold"], gp) + answer_norm_texts(grader, ex["answer"], _step(xp, "answer"))
+            )
+            if long is not None:
+                problems.append(long)
+                continue
+            c = grade(grader, ex["gold"], ex["answer"])
+            if ex["credit"] != f"{c.numerator}/{c.denominator}":
+                problems.append(
+                    f"{xp}.credit: the example states credit {ex['credit']}, grading its answer {_shown(ex['answer'])} "
+                    f"against its gold with the {grader} grader gives {c.numerator}/{c.denominator}"
+                )
+    record(
+        "grader_examples",
+        problems,
+        f"{examples} examples regrade to their stated credits from valid golds (gold_shape and semantics texts are not checked)",
+    )
 
     # SPEC 4 + 5 + 6: winners' receipts, answers, regrade
     problems = []

@@ -146,7 +146,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
     const r = await check([VECTOR]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout.trim().split("\n").at(-1)).toBe("independent check: 7/7 passed");
+    expect(r.stdout.trim().split("\n").at(-1)).toBe("independent check: 8/8 passed");
   });
 
   // B-F1: each was a traceback with Python's exit 1 ("a check failed"), or exit 2 blaming a TypeError
@@ -454,6 +454,37 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       (p) => (p.benchmark.grader_types.numeric.examples = {}),
       1,
       { path: "$.benchmark.grader_types.numeric.examples" },
+    ],
+    // probe39 B-N1: an example that contradicts its grader, or whose gold is no valid gold, passed both
+    [
+      "an exact example graded against its grader (gold London, answer Paris, credit 1/1)",
+      (p) =>
+        (p.benchmark.grader_types.exact.examples[0] = {
+          answer: "Paris",
+          gold: { value: "London" },
+          credit: "1/1",
+        }),
+      1,
+      {
+        fails: "grader_examples",
+        names:
+          '$.benchmark.grader_types.exact.examples[0].credit: the example states credit 1/1, grading its answer "Paris" against its gold with the exact grader gives 0/1',
+      },
+    ],
+    [
+      "a numeric example gold with a negative tolerance",
+      (p) => (p.benchmark.grader_types.numeric.examples[0].gold = { value: -1, tolerance: "-5" }),
+      1,
+      {
+        fails: "grader_examples",
+        names: "$.benchmark.grader_types.numeric.examples[0].gold.tolerance: tolerance must be >= 0",
+      },
+    ],
+    [
+      "a contains_all example gold without terms",
+      (p) => (p.benchmark.grader_types.contains_all.examples[0].gold = { terms: [] }),
+      1,
+      { fails: "grader_examples", names: "$.benchmark.grader_types.contains_all.examples[0].gold.terms" },
     ],
     [
       "a number for gold_shape",
@@ -772,6 +803,19 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       }
     },
   );
+
+  it("a re-hashed pack with a rewritten semantics text passes both: the text is descriptive, said unchecked (probe39 B-N1)", async () => {
+    const p = parseJson(readFileSync(VECTOR)) as Pack;
+    p.benchmark.grader_types.exact.semantics = "1 if the answer is longer than the gold.";
+    p.pack_hash = packHash(p as Parameters<typeof packHash>[0]);
+    const text = canonicalJsonString(p);
+    const report = await verifyPack({ source: new TextEncoder().encode(text), policy: "offline" });
+    expect(report.policy_met).toBe(true);
+    expect(report.facts.schema.reasons.join("\n")).toMatch(/semantics texts are descriptive.*not checked/);
+    const r = await check([write("semantics.json", text)]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ok +grader_examples +7 examples .*semantics texts are not checked/m);
+  });
 
   it("refuses SPEC 2's errors that Python's json reads (79 digits, NaN, 1e400) at their path", async () => {
     const text = JSON.stringify({ ...base(), extra: "HERE" });
@@ -1425,7 +1469,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         answer = honestChain(change);
         const r = await check([VECTOR, "--rpc", url]);
         expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" });
-        expect(r.stdout.trim().split("\n").at(-1)).toBe("independent check: 11/11 passed");
+        expect(r.stdout.trim().split("\n").at(-1)).toBe("independent check: 12/12 passed");
       }
     });
 
@@ -1593,7 +1637,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         /^FAIL anchors +the awarder cannot be read \(getBounty\(3\) answered no ABI value\) to check who anchored the pack$/m,
       );
       expect(short.stdout.trim().split("\n").at(-1)).toBe(
-        "independent check: 9/11 passed, FAILED: onchain_commitment, anchors",
+        "independent check: 10/12 passed, FAILED: onchain_commitment, anchors",
       );
     });
 
@@ -1649,7 +1693,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       const said = `no contract at $.benchmark.bounty_contract ${bounty} on chain 8453 (eth_getCode answered 0x)`;
       for (const name of ["onchain_commitment", "award_log"])
         expect(r.stdout.split("\n").find((l) => l.startsWith(`FAIL ${name} `))).toContain(said);
-      expect(r.stdout.trim().split("\n").at(-1)).toMatch(/^independent check: 9\/11 passed, FAILED: /);
+      expect(r.stdout.trim().split("\n").at(-1)).toMatch(/^independent check: 10\/12 passed, FAILED: /);
     });
 
     // b37's note: the registry's code was not read, so its anchorOf answers from no contract passed
@@ -1662,7 +1706,7 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
         `no contract at $.benchmark.commitment_anchor.registry_address ${registry} on chain 8453 (eth_getCode answered 0x)`,
       );
       expect(r.stdout.trim().split("\n").at(-1)).toMatch(
-        /^independent check: 10\/11 passed, FAILED: anchors$/,
+        /^independent check: 11\/12 passed, FAILED: anchors$/,
       );
     });
 

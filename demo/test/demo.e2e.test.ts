@@ -138,7 +138,7 @@ describe("npm run demo, end to end", () => {
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
       const lines = r.stdout.trim().split("\n");
-      expect(lines.at(-1)).toBe("independent check: 11/11 passed");
+      expect(lines.at(-1)).toBe("independent check: 12/12 passed");
       expect(lines.filter((l) => l.startsWith("ok "))).toHaveLength(11);
     },
   );

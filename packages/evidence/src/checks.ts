@@ -7,7 +7,9 @@
  */
 import { promptHash, type TestSetRow } from "./commitment.js";
 import { EvidenceError, appendPath } from "./errors.js";
+import { FRACTION_STRING } from "./formats.js";
 import { Fraction } from "./fraction.js";
+import { isJsonObject } from "./json/index.js";
 import {
   answerLongNonStarterRun,
   answerUnstableFinalSigma,
@@ -15,6 +17,7 @@ import {
   firstUnstableFinalSigma,
   goldNormTexts,
   gradePrepared,
+  isGraderType,
   nonStarterRunText,
   prepareGold,
   unstableFinalSigmaText,
@@ -77,6 +80,92 @@ export function prepareTestSetGold(
       }
     }
   });
+}
+
+/** Result of {@link graderExampleProblems}. */
+export interface GraderExampleCheck {
+  /** how many examples were read (objects with a `gold` and a string `answer`) */
+  examples: number;
+  /** what is wrong with them, each naming its JSON path */
+  problems: Problem[];
+}
+
+/**
+ * Check the worked examples of a pack's `benchmark.grader_types` block (SPEC 8: "the grading semantics
+ * above, as text and examples"; probe39 B-N1): each example's `gold` must be a valid gold of its grader
+ * (the test set's rule: {@link prepareTestSetGold}'s, i.e. `prepareGold` and no string `norm` reads with a
+ * run of more than `MAX_NON_STARTER_RUN` non-starters), and its stated `credit` must be the credit of its
+ * `answer` graded against that gold (SPEC 5, `gradePrepared`). The `gold_shape` and `semantics` texts are
+ * descriptive: they are bound by the pack's hash and anchors, never checked here.
+ *
+ * What is not of the pack schema's shape (the block or a grader not an object, a grader name not of SPEC 5,
+ * `examples` not an array, an example's `answer` not a string, its `credit` not an `n/d` string) is skipped:
+ * `evidencePackProblems` names it (an unreduced `2/2` is compared too, and differs from `1/1`).
+ * Never throws.
+ *
+ * @param graderTypes the parsed `benchmark.grader_types` value (any JSON value)
+ * @param path JSON path of the block (default `$.benchmark.grader_types`)
+ * @returns the examples read and their problems: `malformed_gold` / `unknown_grader` /
+ *   `combining_run_too_long` at `<path>.<grader>.examples[i].gold...` (or `.answer` for an answer with such a
+ *   run: not graded), `example_credit_mismatch` at `<path>.<grader>.examples[i].credit` (the stated credit
+ *   and the regraded one)
+ */
+export function graderExampleProblems(
+  graderTypes: unknown,
+  path = "$.benchmark.grader_types",
+): GraderExampleCheck {
+  const problems: Problem[] = [];
+  let examples = 0;
+  if (!isJsonObject(graderTypes)) return { examples, problems };
+  for (const [grader, description] of Object.entries(graderTypes)) {
+    if (!isGraderType(grader) || !isJsonObject(description)) continue;
+    const list = description["examples"];
+    if (!Array.isArray(list)) continue;
+    const ep = appendPath(appendPath(path, grader), "examples");
+    // the test set's rule, each example a row: its problems name `<ep>[i].gold...`
+    const golds = prepareTestSetGold(
+      list.map((ex: unknown) => ({
+        grader_type: grader,
+        gold: (isJsonObject(ex) ? ex["gold"] : undefined) as TestSetRow["gold"],
+      })),
+      ep,
+    );
+    list.forEach((ex: unknown, i) => {
+      if (!isJsonObject(ex) || !hasOwnKey(ex, "gold") || typeof ex["answer"] !== "string") return;
+      examples++;
+      const xp = appendPath(ep, i);
+      const gold = golds[i];
+      if (gold === undefined) return;
+      if (isProblem(gold)) {
+        problems.push(gold);
+        return;
+      }
+      const answer = ex["answer"];
+      const long = answerLongNonStarterRun(grader, answer);
+      if (long !== null) {
+        problems.push({
+          code: "combining_run_too_long",
+          path: appendPath(xp, "answer"),
+          message: `${nonStarterRunText(long, long.member)}; not graded`,
+        });
+        return;
+      }
+      const credit = gradePrepared(gold, answer).toString();
+      const stated = ex["credit"];
+      // a credit that is no "n/d" string is the schema's problem (named at its path there)
+      if (typeof stated === "string" && FRACTION_STRING.test(stated) && stated !== credit)
+        problems.push({
+          code: "example_credit_mismatch",
+          path: appendPath(xp, "credit"),
+          message: `the example states credit ${JSON.stringify(stated.length > 80 ? `${stated.slice(0, 80)}...` : stated)}, grading its answer ${JSON.stringify(answer.length > 80 ? `${answer.slice(0, 80)}...` : answer)} against its gold with the ${grader} grader (SPEC 5) gives ${credit}`,
+        });
+    });
+  }
+  return { examples, problems };
+}
+
+function hasOwnKey(o: object, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
 }
 
 /**
