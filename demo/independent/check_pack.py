@@ -773,9 +773,23 @@ def _gold_number(r: _Reader, v, path: str) -> None:
     raise PackError(path, f"expected a number or a decimal string, found {_shown(v)}")
 
 
+# The members each grader's gold may hold (SPEC 5's gold shapes; evidence prepareGold's `onlyKeys`).
+GOLD_KEYS = {
+    "exact": ("value", "alternatives"),
+    "numeric": ("value", "tolerance"),
+    "contains_all": ("terms",),
+    "json_fields": ("fields",),
+}
+
+
 def _validate_gold(r: _Reader, grader: str, gold, path: str) -> None:
     """SPEC 5's gold shapes (malformed gold is refused at publish, so a pack carrying one is malformed)."""
     gold = r.obj(gold, path)
+    # evidence prepareGold's rule: a key its grader does not read is refused, as the verifier refuses it
+    allowed = GOLD_KEYS.get(grader, ())
+    for key in gold:
+        if key not in allowed:
+            raise PackError(_step(path, key), f"unknown key {_shown(key)} in {grader} gold (allowed: {', '.join(allowed)})")
     if grader == "exact":
         value = r.f(gold, "value", path, "string")
         alts = r.f(gold, "alternatives", path, "arr") if "alternatives" in gold else []

@@ -481,6 +481,16 @@ describe.skipIf(!hasPython)("check_pack.py on odd input", () => {
       },
     ],
     [
+      "an exact example gold with a key its grader does not read",
+      (p) => (p.benchmark.grader_types.exact.examples[0].gold.note = "x"),
+      1,
+      {
+        fails: "grader_examples",
+        names:
+          '$.benchmark.grader_types.exact.examples[0].gold.note: unknown key "note" in exact gold (allowed: value, alternatives)',
+      },
+    ],
+    [
       "a contains_all example gold without terms",
       (p) => (p.benchmark.grader_types.contains_all.examples[0].gold = { terms: [] }),
       1,
