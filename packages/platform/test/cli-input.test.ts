@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openStore, parseUsdcAmount } from "../src/cli.js";
+import { isLoopbackHost, openStore, parseUsdcAmount } from "../src/cli.js";
 import { PlatformError } from "../src/errors.js";
 import { ensureWritableDir } from "../src/store.js";
 import { cleanup, openedBeforeOutage, runCli, tempDir } from "./helpers.js";
@@ -181,4 +181,33 @@ describe("user mistakes on attach", () => {
       /^error: <bounty-id> must be a whole number from 1 to 2\^256-1 in decimal digits, got 0/,
     );
   });
+});
+
+// probe40 B-N2 / V-F2: the plain-http warning of --server is skipped for this machine's loopback only
+describe("isLoopbackHost (a URL's host read by the WHATWG parser)", () => {
+  const host = (url: string): string => new URL(url).hostname;
+  it.each([
+    "http://localhost:1",
+    "http://LOCALHOST:1",
+    "http://localhost.:1",
+    "http://127.0.0.1:1",
+    "http://127.9.8.7:1",
+    "http://2130706433:1",
+    "http://127.1:1",
+    "http://0x7f.1:1",
+    "http://[::1]:1",
+    "http://[0:0:0:0:0:0:0:1]:1",
+    "http://[::ffff:127.0.0.1]:1",
+  ])("%s is loopback", (url) => expect(isLoopbackHost(host(url))).toBe(true));
+  it.each([
+    "http://127.0.0.1.nip.io:1",
+    "http://127.attacker.example:1",
+    "http://localhost.attacker.example:1",
+    "http://app.localhost:1",
+    "http://128.0.0.1:1",
+    "http://0.0.0.0:1",
+    "http://192.0.2.1:1",
+    "http://[::2]:1",
+    "http://[::ffff:192.0.2.1]:1",
+  ])("%s is not", (url) => expect(isLoopbackHost(host(url))).toBe(false));
 });

@@ -97,13 +97,24 @@ export const apiKeyValue = (v: string): string => {
 };
 
 /**
- * Whether a URL's host is this machine's loopback (`localhost`, a `*.localhost` name, 127.0.0.0/8, `::1`):
- * what leaves it travels no network.
+ * Whether a URL's host is this machine's loopback: the name `localhost` (a trailing dot too), an IPv4
+ * literal in 127.0.0.0/8, `::1`, or an IPv4-mapped 127.0.0.0/8 (`::ffff:7f00:1`): what is sent there
+ * travels no network. A DNS name is never taken for it, whatever it starts with (probe40 V-F2:
+ * `127.0.0.1.nip.io` passed a prefix test). WHATWG URL parsing has already written every IPv4 form
+ * (`2130706433`, `127.1`, `0x7f.1`) as a dotted quad and IPv6 in its shortest form.
  * @param hostname a `URL.hostname` (an IPv6 literal in brackets or not)
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host);
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.$/, "");
+  return (
+    host === "localhost" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === "::1" ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
+  );
 }
 
 /** USDC decimals: `--pool` is given in USDC like the Hardhat task `bounty:lock`. */
