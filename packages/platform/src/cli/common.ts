@@ -84,19 +84,6 @@ export const storeDir = (v: string): string => {
 };
 
 /**
- * An `--api-key` (or `BENCH_BOUNTY_API_KEY`): not empty (probe40 B-F1: a printed resume line pasted in a
- * shell without the variable passed `--api-key ""`, answered "invalid API key: none given").
- * @throws InvalidArgumentError (commander prints it naming the option, or the variable it came from)
- */
-export const apiKeyValue = (v: string): string => {
-  if (v === "")
-    throw new InvalidArgumentError(
-      'the API key is empty: set BENCH_BOUNTY_API_KEY to your API key in this shell (a printed command passes it as --api-key "$BENCH_BOUNTY_API_KEY")',
-    );
-  return v;
-};
-
-/**
  * Whether a URL's host is this machine's loopback: the name `localhost` (a trailing dot too), an IPv4
  * literal in 127.0.0.0/8, `::1`, or an IPv4-mapped 127.0.0.0/8 (`::ffff:7f00:1`): what is sent there
  * travels no network. A DNS name is never taken for it, whatever it starts with (probe40 V-F2:
@@ -239,12 +226,16 @@ export function storeOptions(
         .default(receiptAnchoring),
     )
     .hook("preAction", (self) => {
+      // an empty key is no key, as an unset variable is (probe40 V-N2: an exported empty variable stopped
+      // the keyless operator's `show`, `anchor`, ...; B-F1: a line pasted with `--api-key ""` was answered
+      // "invalid API key: none given"); a command that needs a key then says so, naming the variable
+      if (self.getOptionValue("apiKey") === "") self.setOptionValue("apiKey", undefined);
       const o: StoreOpts = self.opts();
       o[OPTION_NAMES] = (flag) => optionSourceName(self, flag);
     });
   return actsAsAccount
-    ? withStore.addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV).argParser(apiKeyValue))
-    : withStore.addOption(new Option("--api-key <key>").hideHelp().argParser(apiKeyValue));
+    ? withStore.addOption(new Option("--api-key <key>", API_KEY_HELP).env(API_KEY_ENV))
+    : withStore.addOption(new Option("--api-key <key>").hideHelp());
 }
 
 /**
