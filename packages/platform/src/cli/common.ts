@@ -84,14 +84,14 @@ export const storeDir = (v: string): string => {
 };
 
 /**
- * An `--api-key` (or `BENCH_BOUNTY_API_KEY`): not empty (probe40 B-F1: a printed resume line pasted in a
- * shell without the variable passed `--api-key ""`, answered "invalid API key: none given").
+ * An `--api-key` (or `BENCH_BOUNTY_API_KEY`): not empty (probe40 B-F1: an empty key, e.g. `--api-key
+ * "$BENCH_BOUNTY_API_KEY"` in a shell without the variable, answered "invalid API key: none given").
  * @throws InvalidArgumentError (commander prints it naming the option, or the variable it came from)
  */
 export const apiKeyValue = (v: string): string => {
   if (v === "")
     throw new InvalidArgumentError(
-      'the API key is empty: set BENCH_BOUNTY_API_KEY to your API key in this shell (a printed command passes it as --api-key "$BENCH_BOUNTY_API_KEY")',
+      "the API key is empty: set BENCH_BOUNTY_API_KEY to your API key in this shell, exported (a key in the arguments is visible to every local user in ps)",
     );
   return v;
 };
