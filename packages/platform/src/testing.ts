@@ -213,7 +213,7 @@ export async function waitForLockWaiters(c: pg.Client, n: number): Promise<void>
 
 /**
  * The arguments a printed command line gives its program when pasted as printed into a shell with only
- * PATH and `env` set: the shell expands the words after the program (`--api-key "$BENCH_BOUNTY_API_KEY"`,
+ * PATH and `env` set: the shell expands the words after the program (variables,
  * quoted paths), a stand-in for the program prints them. The program is the line's first word.
  * @throws Error when the shell refuses the line (a syntax error)
  */

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -18,6 +18,7 @@ import { csvToDataset } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
 import { benchmarkConfig } from "../src/publish.js";
 import { invokedAs } from "../src/cli/common.js";
+import { RESUME_KEY_NOTE } from "../src/cli/run-commands.js";
 import { pastedArgs } from "../src/testing.js";
 import {
   cleanup,
@@ -613,13 +614,15 @@ describe("an agent command that cannot start", () => {
     const m = new RegExp(`^ {2}${programPattern()} (resume (run-[0-9a-f]+) .*)\\n(.*)$`, "m").exec(r.err);
     expect(m, r.err).not.toBeNull();
     const [, command, runId, next] = m!;
-    expect(next).toMatch(/^ {2}\(first set BENCH_BOUNTY_API_KEY to your API key/);
+    // the key given with --api-key is not in the command either: it reads the exported variable (probe40 V-F6)
+    expect(command).not.toContain("--api-key");
+    expect(next).toBe(`  ${RESUME_KEY_NOTE}`);
     const log = join(store, "runs", `${runId}.agent.log`);
     expect(readFileSync(log, "utf8")).toMatch(/nonexistent-cmd-xyz/);
-    // pasted as printed into a shell (the shell expands the variable; a stand-in for the program there
-    // prints its words), then run with a working agent: the same attempt 1
+    // pasted as printed into a shell (a stand-in for the program there prints its words), then run with a
+    // working agent where the variable holds the key: the same attempt 1
     const argv = pastedArgs(`program ${command}`, { BENCH_BOUNTY_API_KEY: key });
-    expect(argv).toEqual(["resume", runId, "--store", store, "--api-key", key]);
+    expect(argv).toEqual(["resume", runId, "--store", store]);
     process.env.BENCH_BOUNTY_API_KEY = key;
     try {
       const res = await runCli(...argv, "--agent", `node ${AGENT}`, "--no-progress");
@@ -631,8 +634,8 @@ describe("an agent command that cannot start", () => {
   });
 });
 
-describe("a local run made with its key in BENCH_BOUNTY_API_KEY (probe40 B-F1)", () => {
-  it('interrupted, prints a resume line with --api-key "$BENCH_BOUNTY_API_KEY" and the note; pasted in a new shell with the variable it finishes the run, without a key it is told the key is needed', async () => {
+describe("a local run made with its key in BENCH_BOUNTY_API_KEY (probe40 B-F1, V-F6)", () => {
+  it("interrupted, prints a resume line without --api-key and the note; pasted as printed in a shell with the variable exported it finishes the run with no key in its process arguments, without a key it is told the key is needed", async () => {
     const store = join(tempDir(), "st");
     expect((await publishCsv(store, "Temp {payload.temp} on {payload.date}?", "--slug", "envkey")).code).toBe(
       0,
@@ -660,18 +663,16 @@ describe("a local run made with its key in BENCH_BOUNTY_API_KEY (probe40 B-F1)",
     expect(r.code, r.err).toBe(130);
     expect(r.err).not.toContain(key); // the key is never printed
     const m = new RegExp(
-      `^run (run-[0-9a-f]+) interrupted; continue with:\\n {2}${programPattern()} (resume .*)\\n(.*)$`,
+      `^run (run-[0-9a-f]+) interrupted; continue with:\\n {2}(${programPattern()} resume .*)\\n(.*)$`,
       "m",
     ).exec(r.err);
     expect(m, r.err).not.toBeNull();
-    const [, runId, command, next] = m!;
-    expect(command).toBe(`resume ${runId} --store ${store} --api-key "$BENCH_BOUNTY_API_KEY"`);
-    expect(next).toBe(
-      "  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)",
-    );
-    // pasted as printed in a new shell where the variable is set (a stand-in for the program prints its words)
-    const argv = pastedArgs(`program ${command}`, { BENCH_BOUNTY_API_KEY: key });
-    expect(argv).toEqual(["resume", runId, "--store", store, "--api-key", key]);
+    const [, runId, line, next] = m!;
+    // no key word: a pasted `--api-key "$BENCH_BOUNTY_API_KEY"` put the whole key in the resume's
+    // arguments, which every local user reads in ps (probe40 V-F6)
+    expect(line).toBe(`${invokedAs()} resume ${runId} --store ${store}`);
+    expect(r.err).not.toContain("--api-key");
+    expect(next).toBe(`  ${RESUME_KEY_NOTE}`);
     // without any key the owner is told the key is needed, not that the run is another account's
     const keyless = await runCli(
       "resume",
@@ -690,10 +691,39 @@ describe("a local run made with its key in BENCH_BOUNTY_API_KEY (probe40 B-F1)",
     );
     expect(keyless.err).not.toMatch(/another account|run_owner_only/);
     expect(keyless.err).toContain('"rule": "key_required"');
-    // the pasted command finishes the same attempt
-    const res = await runCli(...argv, "--agent", `node ${AGENT}`, "--no-progress");
-    expect(res.code, res.err).toBe(0);
-    expect(JSON.parse(res.out)).toMatchObject({ run_id: runId, attempt: 1, outcomes: { answered: 4 } });
+    // pasted as printed in a new shell where the variable is exported: it finishes the same attempt, and
+    // no process of it shows the key in its arguments while it runs (what another local user sees in ps)
+    const pasted = spawn("bash", ["-c", line!], {
+      env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    pasted.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    pasted.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((f) => pasted.on("close", f));
+    let done = false;
+    void exited.then(() => (done = true));
+    const seen = new Set<string>();
+    while (!done) {
+      for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+        let args: string;
+        try {
+          args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+        } catch {
+          continue; // the process ended while listed
+        }
+        if (args.includes(runId!)) seen.add(args);
+      }
+      await new Promise((f) => setTimeout(f, 25));
+    }
+    expect(await exited, err).toBe(0);
+    expect(
+      [...seen].some((a) => a.includes(`resume ${runId}`)),
+      [...seen].join("\n"),
+    ).toBe(true);
+    for (const args of seen) expect(args).not.toContain(key);
+    expect(JSON.parse(out)).toMatchObject({ run_id: runId, attempt: 1, outcomes: { answered: 4 } });
   });
 });
 

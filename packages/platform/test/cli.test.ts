@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { seattleWeatherCsvPath } from "../src/csv.js";
 import { Platform } from "../src/platform.js";
+import { RESUME_KEY_NOTE } from "../src/cli/run-commands.js";
 import { seattlePublishArgs } from "../src/testing.js";
 import { cleanup, cliAccount, programPattern, runCli, tempDir } from "./helpers.js";
 
@@ -18,18 +19,32 @@ const AGENT = fileURLToPath(new URL("./fixtures/agent.mjs", import.meta.url));
 
 /**
  * The printed `<program> resume ...` line of `stderr` (`<program>` the clone's bin, `programPattern`),
- * pasted as printed into a shell (which expands `$BENCH_BOUNTY_API_KEY` to `key`; a stand-in for the
- * program there prints its words): the CLI's arguments.
+ * pasted as printed into a shell (a stand-in for the program there prints its words): the CLI's
+ * arguments. The line names no key (probe40 V-F6: its `--api-key "$BENCH_BOUNTY_API_KEY"` put the key in
+ * the resume's process arguments, read by every local user in ps); the next line says to run it where
+ * BENCH_BOUNTY_API_KEY holds the key ({@link runPasted}).
  */
-function pastedResume(stderr: string, key: string): string[] {
-  const m = new RegExp(`^ {2}${programPattern()} (resume .*)$`, "m").exec(stderr);
+function pastedResume(stderr: string): string[] {
+  const m = new RegExp(`^ {2}${programPattern()} (resume .*)\\n(.*)$`, "m").exec(stderr);
   expect(m, stderr).not.toBeNull();
+  expect(m![1]).not.toContain("--api-key");
+  expect(m![2]).toBe(`  ${RESUME_KEY_NOTE}`);
   const pasted = spawnSync("bash", ["-c", `program() { printf '%s\\0' "$@"; }\nprogram ${m![1]}`], {
-    env: { ...process.env, BENCH_BOUNTY_API_KEY: key },
+    env: { ...process.env },
     encoding: "utf8",
   });
   expect(pasted.status, pasted.stderr).toBe(0);
   return pasted.stdout.split("\0").slice(0, -1);
+}
+
+/** Runs the CLI with `args` where BENCH_BOUNTY_API_KEY holds `key`, as the printed resume's note says. */
+async function runPasted(key: string, ...args: string[]): ReturnType<typeof runCli> {
+  process.env.BENCH_BOUNTY_API_KEY = key;
+  try {
+    return await runCli(...args);
+  } finally {
+    delete process.env.BENCH_BOUNTY_API_KEY;
+  }
 }
 
 describe("CLI", () => {
@@ -173,18 +188,9 @@ describe("CLI", () => {
     expect(again.err).toContain(`agent bot already has run ${started.run.id} in progress`);
     expect(again.err).not.toContain("finalize it first");
     expect(again.err).not.toContain(key);
-    const argv = pastedResume(again.err, key);
-    expect(argv).toEqual([
-      "resume",
-      started.run.id,
-      "--store",
-      store,
-      "--api-key",
-      key,
-      "--agent",
-      `node ${AGENT}`,
-    ]);
-    const resumed = await runCli(...argv, "--no-progress");
+    const argv = pastedResume(again.err);
+    expect(argv).toEqual(["resume", started.run.id, "--store", store, "--agent", `node ${AGENT}`]);
+    const resumed = await runPasted(key, ...argv, "--no-progress");
     expect(resumed.code, resumed.err).toBe(0);
     expect(JSON.parse(resumed.out)).toMatchObject({ run_id: started.run.id, attempt: 1 });
   });
@@ -202,9 +208,9 @@ describe("CLI", () => {
     );
     expect(failed.code).toBe(1);
     expect(failed.err).toContain("give it absolute paths");
-    const argv = pastedResume(failed.err, key);
+    const argv = pastedResume(failed.err);
     expect(argv.slice(-2)).toEqual(["--agent", `node ${AGENT}`]);
-    const resumed = await runCli(...argv, "--no-progress");
+    const resumed = await runPasted(key, ...argv, "--no-progress");
     expect(resumed.code, resumed.err).toBe(0);
     expect(JSON.parse(resumed.out)).toMatchObject({
       agent_id: "bot",
@@ -235,9 +241,9 @@ describe("CLI", () => {
     expect(other.code).toBe(1);
     expect(other.err).toContain("agent-b");
     expect(other.err).toContain("resume runs the same command again");
-    const argv = pastedResume(other.err, key);
+    const argv = pastedResume(other.err);
     writeFileSync(b, `exec node ${AGENT}\n`); // fixed in place
-    const resumed = await runCli(...argv, "--no-progress");
+    const resumed = await runPasted(key, ...argv, "--no-progress");
     expect(resumed.code, resumed.err).toBe(0);
     expect(JSON.parse(resumed.out)).toMatchObject({ run_id: runId, attempt: 1 });
   });
@@ -276,7 +282,7 @@ process.stdout.write(JSON.stringify({ answers: [{ ordinal: t.ordinal, answer_tex
     );
     expect(resumed.err).toContain(`attempt 1 is not used up`);
     expect(resumed.err).toContain(`the run's checkpoint records the agent command node ${agent}`);
-    expect(pastedResume(resumed.err, key).slice(0, 2)).toEqual(["resume", runId]);
+    expect(pastedResume(resumed.err).slice(0, 2)).toEqual(["resume", runId]);
     // the same attempt goes on with the agent where it now is
     const fixed = await runCli(
       ...["resume", runId, "--store", store, "--api-key", key, "--agent", `node ${join(dir, "moved.mjs")}`],

@@ -127,13 +127,22 @@ function interruptible(): { signal: AbortSignal; dispose: () => void } {
   };
 }
 
+/**
+ * The note under a printed `resume` of a run made with a key: the command names no key (an argument is
+ * visible to every local user in `ps`: probe40 V-F6), it reads `BENCH_BOUNTY_API_KEY` from its environment.
+ */
+export const RESUME_KEY_NOTE =
+  "(run it where BENCH_BOUNTY_API_KEY holds your API key, exported: the key is not printed)";
+
 /** Where a run lives, as `resume` needs it: the store (checkpoints), and the server and key for a remote run. */
 interface ResumeWhere {
   store: string;
   server?: string;
   /**
-   * Whether the run was made with a key, `--api-key` or its variable `BENCH_BOUNTY_API_KEY` alike (probe40
-   * B-F1: a key from the variable printed no key at all, and the line pasted in a shell without it was refused).
+   * Whether the run was made with a key, `--api-key` or its variable `BENCH_BOUNTY_API_KEY` alike: the printed
+   * command then says, on the next line, to run it with the variable exported (probe40 B-F1: a key from the
+   * variable printed no note, and the line pasted in a shell without it was refused; probe40 V-F6: never a
+   * key word in the command, which would put the key in the process arguments).
    */
   withKey: boolean;
   /** The agent command to name (`--agent`): a run another process started may have no checkpoint here. */
@@ -145,24 +154,19 @@ interface ResumeWhere {
 /**
  * The `bench-bounty resume` command of a run, paste-able as printed: the command alone on its line
  * (probe21 B-F9: a note on the same line made the pasted line a shell syntax error), each note on a
- * line of its own after it. The key is never printed: a run made with a key, given with `--api-key` or
- * in `BENCH_BOUNTY_API_KEY`, is resumed with `--api-key "$BENCH_BOUNTY_API_KEY"`, and the next line says
- * to set that variable (probe40 B-F1: a key from the variable printed neither, and the line pasted in a
- * new shell was refused as another account's run).
+ * line of its own after it. The key is never printed, nor put in the command's arguments: a run made with
+ * a key, given with `--api-key` or in `BENCH_BOUNTY_API_KEY`, gets the command without any `--api-key`
+ * and the next line {@link RESUME_KEY_NOTE}, since the command reads the exported variable itself (probe40
+ * B-F1: a key from the variable printed no note, and the line pasted in a new shell was refused as another
+ * account's run; probe40 V-F6: its `--api-key "$BENCH_BOUNTY_API_KEY"` word put the whole key in the
+ * resume's process arguments, which every local user reads in `ps`, for the whole run).
  */
 export function resumeCommand(runId: string, w: ResumeWhere): string {
   const cmd = [invokedAs(), "resume", runId, "--store", shellWord(resolve(w.store))];
   if (w.server) cmd.push("--server", shellWord(w.server));
-  if (w.withKey) cmd.push('--api-key "$BENCH_BOUNTY_API_KEY"');
   if (w.agent !== undefined) cmd.push("--agent", shellWord(w.agent));
   for (const p of w.agentHide ?? []) cmd.push("--agent-hide", shellWord(p));
-  return (
-    cmd.join(" ") +
-    (w.withKey
-      ? "\n  (first set BENCH_BOUNTY_API_KEY to your API key in that shell: the key is not printed)"
-      : "") +
-    (w.server ? "" : databaseUrlNote())
-  );
+  return cmd.join(" ") + (w.withKey ? `\n  ${RESUME_KEY_NOTE}` : "") + (w.server ? "" : databaseUrlNote());
 }
 
 function whereOf(o: StoreOpts & { server?: string }, agentHide: readonly string[]): ResumeWhere {
