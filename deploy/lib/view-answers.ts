@@ -1,8 +1,9 @@
 /**
  * The tasks' RPC transport refuses a view answer that is not the view's ABI value (probe40 C-F1): every
  * `eth_call` of a task (ethers' contracts and viem's clients both go through the network's provider) is
- * checked by `protocolViewAnswerProblem` of @bench-bounty/contracts, the one rule of the verifier's and
- * the platform's transports (probe39 V-F2). Before, an address word with its upper 12 bytes set ended a
+ * checked by `protocolViewAnswerExactProblem` of @bench-bounty/contracts: `protocolViewAnswerProblem`, the
+ * one rule of the verifier's and the platform's transports (probe39 V-F2), and every answer that is not
+ * exactly the encoding of a value (short, extra bytes, empty `0x`, no hex data: probe40 V-F4). Before, an address word with its upper 12 bytes set ended a
  * task in ethers' "deferred error during ABI decoding" and a stack trace, or was read by viem as the
  * address of its low 20 bytes. Registered with Hardhat's `extendProvider` (deploy/tasks/index.ts) for
  * every network but the in-process `hardhat` one (no RPC endpoint between the task and the chain).
@@ -20,10 +21,10 @@ function viem(): Viem {
   return require("viem") as Viem;
 }
 
-/** One view call of an `eth_call` and its answer: the call's input and the hex data it answered. */
+/** One view call of an `eth_call` and its answer: the call's input and what it answered (hex data, or not). */
 interface ViewCall {
   callData: string;
-  result: string;
+  result: unknown;
   /** Where it sat: `""` for the call itself, ` (call i of a batched call)` for one of a multicall's. */
   where: string;
 }
@@ -36,11 +37,11 @@ interface ViewCall {
  * own words.
  */
 function viewCallsOf(tx: unknown, result: unknown): ViewCall[] {
-  if (typeof result !== "string" || !/^0x(?:[0-9a-fA-F]{2})*$/.test(result)) return [];
   const { data, input, to } = (tx ?? {}) as { data?: unknown; input?: unknown; to?: unknown };
   const callData = typeof data === "string" ? data : typeof input === "string" ? input : undefined;
   if (callData === undefined) return [];
   if (to !== undefined && to !== null) return [{ callData, result, where: "" }];
+  if (typeof result !== "string" || !/^0x(?:[0-9a-fA-F]{2})*$/.test(result)) return [];
   const v = viem();
   const prefix = v.deploylessCallViaBytecodeBytecode.toLowerCase();
   if (!callData.toLowerCase().startsWith(prefix)) return [];
@@ -96,16 +97,18 @@ function viewCallText(callData: string): string {
 /**
  * Why an `eth_call`'s answer is not the ABI value of the protocol view(s) it called, as a
  * {@link ViewAnswerError}, or null when it is (or when it called no view of BenchmarkBounty or
- * AnchorRegistry): `protocolViewAnswerProblem` of each call ({@link viewCallsOf}).
+ * AnchorRegistry): `protocolViewAnswerExactProblem` of each call ({@link viewCallsOf}), which refuses
+ * what `protocolViewAnswerProblem` leaves to the decoder too (probe40 V-F4: a short, long, empty or
+ * non-hex answer, which ethers turned into a `BAD_DATA` stack trace).
  * @param tx the `eth_call`'s first parameter (`{to, data}`; no `to` for a deployless multicall)
  * @param result the `eth_call`'s answer
  * @returns e.g. `getBounty(1): the answer is not the view's ABI value ($.bounty.author: 0xffff…bc is not
  *   an address (it does not fit 160 bits))`
  */
 export function viewAnswerError(tx: unknown, result: unknown): ViewAnswerError | null {
-  const { protocolViewAnswerProblem } = contracts();
+  const { protocolViewAnswerExactProblem } = contracts();
   for (const call of viewCallsOf(tx, result)) {
-    const problem = protocolViewAnswerProblem(call.callData, call.result);
+    const problem = protocolViewAnswerExactProblem(call.callData, call.result);
     if (problem === null) continue;
     // the rule's `getBounty: $.bounty.author: ...`, its view named once, with the call's arguments
     const member = problem.slice(problem.indexOf(": ") + 2);

@@ -36,15 +36,22 @@ const RECEIPT_ANSWER_KEYS = ["receipt", "receipt_hash"];
  * kind, the evidence library's): an evidence pack (it has `pack_hash`, or `--kind pack`) gives its
  * `pack_hash` recomputed with `packHash` (SPEC 8: keccak256 of the canonical JSON of its four hashed
  * blocks, not of the whole file; probe27 C-F5: a correctly anchored pack was reported NOT anchored); the
- * server's receipt answer `{receipt, receipt_hash}` gives `receiptHash(receipt)` (SPEC 4); a commitment
- * file (`{root, leafCount}` or the platform's `GET .../commitment` answer: `commitmentOf`) its root and a
- * test-set file (rows or `{test_set}`) its SPEC 3 root (`testSetCommitment`), the readings of
- * `bounty:lock --commitment` / `--test-set` (probe40 C-F2: their canonical keccak was anchored and
- * checked instead); any other document (a bare receipt) keccak256 of its canonical JSON (SPEC 2). A
- * `pack_hash` or `receipt_hash` in the file that differs from the recomputed one is refused, naming both.
- * @param kind `--kind` as given: a pack kind with a document that is not a pack, a commitment or test set
- *   with a kind other than `commitment`, and `commitment` with a document that is neither, are refused
- * @throws TaskError naming `--digest`, or `--file` and the JSON path of what is wrong
+ * server's receipt answer `{receipt, receipt_hash}` gives `receiptHash(receipt)` and a bare receipt
+ * (`schema` `bench-bounty.receipt.v1`) its `receiptHash` (SPEC 4); a commitment file (`{root, leafCount}`
+ * or the platform's `GET .../commitment` answer: `commitmentOf`) its root and a test-set file (rows or
+ * `{test_set}`) its SPEC 3 root (`testSetCommitment`), the readings of `bounty:lock --commitment` /
+ * `--test-set` (probe40 C-F2: their canonical keccak was anchored and checked instead); any other
+ * document keccak256 of its canonical JSON (SPEC 2). A `pack_hash` or `receipt_hash` in the file that
+ * differs from the recomputed one is refused, naming both.
+ *
+ * One rule for the kind a file's digest may be anchored (or checked) as (probe40 V-F3: a receipt answer
+ * was anchored with `--kind commitment`): a pack's only as `pack`, a receipt's (bare or served) only as
+ * `receipt`, a commitment's or test set's root only as `commitment`; `--kind pack` or `--kind commitment`
+ * with a document that is none of these is refused too. Each refusal comes before anything is read
+ * on-chain or sent.
+ * @param kind `--kind` as given (undefined: `anchor:check` without `--kind`, any document's digest)
+ * @throws TaskError naming `--digest`, or `--file` and the JSON path of what is wrong, or the kind the
+ *   file's digest takes
  */
 function readDigest(
   args: { digest?: string; file?: string },
@@ -76,41 +83,51 @@ function readDigest(
       );
     return { digest, source };
   };
-  try {
-    const isPack = obj !== undefined && obj.pack_hash !== undefined;
-    if (isPack && kind !== undefined && kind !== "pack")
+  /** Refuses a `--kind` other than `only`, the one kind the digest of this file (`what`: `it`) is anchored as. */
+  const onlyAs = (only: KindName, what: string, it: string) => {
+    if (kind !== undefined && kind !== only)
       throw new TaskError(
-        `--file ${file} is an evidence pack: anchor it with --kind pack (its pack_hash), or give --digest.`,
+        `--file ${file} is ${what}: anchor ${it} with --kind ${only}, or give --digest. Nothing was sent.`,
       );
-    if (kind === "pack" || isPack)
-      return {
-        ...checked(
-          ev.packHash(value as Parameters<typeof ev.packHash>[0]),
-          "pack_hash",
-          `pack_hash of ${file}, recomputed (SPEC 8)`,
-        ),
-        pack: obj!,
-      };
-    if (obj !== undefined && RECEIPT_ANSWER_KEYS.every((k) => obj[k] !== undefined))
+  };
+  /** The pack's `pack_hash`, recomputed (SPEC 8; `packHash` refuses a document that is no pack). */
+  const asPack = () => ({
+    ...checked(
+      ev.packHash(value as Parameters<typeof ev.packHash>[0]),
+      "pack_hash",
+      `pack_hash of ${file}, recomputed (SPEC 8)`,
+    ),
+    pack: obj!,
+  });
+  try {
+    if (obj !== undefined && obj.pack_hash !== undefined) {
+      onlyAs("pack", "an evidence pack", "its pack_hash");
+      return asPack();
+    }
+    if (obj !== undefined && RECEIPT_ANSWER_KEYS.every((k) => obj[k] !== undefined)) {
+      onlyAs("receipt", "a receipt answer ({receipt, receipt_hash})", "its receipt_hash");
       return checked(
         ev.receiptHash(obj.receipt as Record<string, unknown>),
         "receipt_hash",
         `receipt_hash of ${file} $.receipt, recomputed (SPEC 4)`,
       );
+    }
+    if (obj !== undefined && obj.schema === ev.RECEIPT_SCHEMA) {
+      onlyAs("receipt", `a receipt ($.schema ${ev.RECEIPT_SCHEMA})`, "its receipt hash");
+      return { digest: ev.receiptHash(obj), source: `keccak256(canonical JSON of ${file})` };
+    }
+    // a pack without its pack_hash (it has a `test_set` block too): read as a pack, SPEC 8
+    if (kind === "pack") return asPack();
     // a commitment or a test set means what it means to bounty:lock: its root (probe40 C-F2)
-    const commitment = isCommitmentDocument(value)
-      ? { root: commitmentOf(value, `--file ${file}`).root, what: "commitment root" }
-      : testSetRowsOf(value) !== undefined
-        ? { root: testSetCommitment(value, `--file ${file}`).root, what: "test set's commitment root" }
-        : undefined;
-    if (commitment !== undefined) {
-      if (kind !== undefined && kind !== "commitment")
-        throw new TaskError(
-          `--file ${file} is a ${commitment.what === "commitment root" ? "commitment" : "test set"}: anchor its root with --kind commitment, or give --digest. Nothing was sent.`,
-        );
+    if (isCommitmentDocument(value)) {
+      onlyAs("commitment", "a commitment", "its root");
+      return { digest: commitmentOf(value, `--file ${file}`).root, source: `commitment root of ${file}` };
+    }
+    if (testSetRowsOf(value) !== undefined) {
+      onlyAs("commitment", "a test set", "its root");
       return {
-        digest: commitment.root,
-        source: `${commitment.what} of ${file}${commitment.what === "commitment root" ? "" : ", committed here (SPEC 3)"}`,
+        digest: testSetCommitment(value, `--file ${file}`).root,
+        source: `test set's commitment root of ${file}, committed here (SPEC 3)`,
       };
     }
     if (kind === "commitment")

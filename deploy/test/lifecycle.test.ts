@@ -1842,7 +1842,7 @@ describe("bounty tasks on a local Base-profile node", function () {
       );
       await refuses(
         ["anchor", "--from", w2, "--file", packFile, "--kind", "receipt"],
-        /--file .* is an evidence pack: anchor it with --kind pack/,
+        /--file .* is an evidence pack: anchor its pack_hash with --kind pack/,
       );
     });
 
@@ -1867,6 +1867,7 @@ describe("bounty tasks on a local Base-profile node", function () {
         awarder: w1,
       });
       const plain = writeFile(dir, "c-f2-plain.json", { root: two.root, leafCount: two.leaf_count });
+      const plainJson = writeFile(dir, "c-f2-other.json", { note: "no commitment" });
       // not anchored yet: the check names the root, not the file's keccak
       expectRefusal(
         await run(["anchor:check", "--file", served]),
@@ -1881,8 +1882,8 @@ describe("bounty tasks on a local Base-profile node", function () {
         /--file \S+ is a test set: anchor its root with --kind commitment, or give --digest\. Nothing was sent\./,
       );
       await refuses(
-        ["anchor", "--from", w1, "--file", receiptFile, "--kind", "commitment"],
-        /--file \S+receipt\.json is no commitment: --kind commitment takes a \{root, leafCount\} file, .* Nothing was sent\./,
+        ["anchor", "--from", w1, "--file", plainJson, "--kind", "commitment"],
+        /--file \S+c-f2-other\.json is no commitment: --kind commitment takes a \{root, leafCount\} file, .* Nothing was sent\./,
       );
       const out = expectOk(await run(["anchor", "--from", w1, "--file", rowsFile, "--kind", "commitment"]));
       expect(out).to.include(`Anchored ${two.root} as commitment by ${w1}`);
@@ -1891,6 +1892,49 @@ describe("bounty tasks on a local Base-profile node", function () {
         expect(checked).to.include(`${two.root} (`);
         expect(checked).to.include("Anchor check passed.");
       }
+    });
+
+    // probe40 V-F3: a served receipt answer with --kind commitment was anchored (its receipt_hash as a commitment)
+    it("a file's digest is anchored only as its own kind: a receipt's as receipt, a pack's as pack, a root as commitment (probe40 V-F3)", async function () {
+      const { parseJson, canonicalJsonString, receiptHash: hashOf } = await import("@bench-bounty/evidence");
+      // a receipt answer for a receipt not anchored yet: its run_id changed, its receipt_hash recomputed
+      const receipt = {
+        ...(parseJson(fs.readFileSync(receiptFile)) as Record<string, unknown>),
+        run_id: "run-v-f3",
+      };
+      const fresh = hashOf(receipt);
+      const answer = writeFile(
+        dir,
+        "v-f3-answer.json",
+        canonicalJsonString({ receipt, receipt_hash: fresh } as never),
+      );
+      const bare = writeFile(dir, "v-f3-receipt.json", canonicalJsonString(receipt as never));
+      const pack = writeFile(dir, "v-f3-pack.json", smallText);
+      const before = await chain.publicClient.getBlockNumber();
+      for (const kind of ["commitment", "pack", "compute-receipt"]) {
+        await refuses(
+          ["anchor", "--from", w1, "--file", answer, "--kind", kind],
+          /^Error: --file \S+v-f3-answer\.json is a receipt answer \(\{receipt, receipt_hash\}\): anchor its receipt_hash with --kind receipt, or give --digest\. Nothing was sent\.$/m,
+        );
+        await refuses(
+          ["anchor", "--from", w1, "--file", bare, "--kind", kind],
+          /^Error: --file \S+v-f3-receipt\.json is a receipt \(\$\.schema bench-bounty\.receipt\.v1\): anchor its receipt hash with --kind receipt, or give --digest\. Nothing was sent\.$/m,
+        );
+        expectRefusal(
+          await run(["anchor:check", "--file", answer, "--kind", kind]),
+          /is a receipt answer \(\{receipt, receipt_hash\}\): anchor its receipt_hash with --kind receipt/,
+        );
+      }
+      for (const kind of ["commitment", "receipt", "compute-receipt"])
+        await refuses(
+          ["anchor", "--from", w1, "--file", pack, "--kind", kind],
+          /^Error: --file \S+v-f3-pack\.json is an evidence pack: anchor its pack_hash with --kind pack, or give --digest\. Nothing was sent\.$/m,
+        );
+      expect(await chain.publicClient.getBlockNumber(), "nothing sent").to.equal(before);
+      // its own kind: anchored, by the receipt_hash
+      expect(expectOk(await run(["anchor", "--from", w1, "--file", answer, "--kind", "receipt"]))).to.include(
+        `Anchored ${fresh} as receipt by ${w1}`,
+      );
     });
 
     // probe33 C-F9: a forgotten --from anchored a pack from account #0, its pack_anchor unverifiable for good

@@ -25,17 +25,14 @@ import {
 } from "./helpers";
 
 /**
- * A JSON-RPC proxy in front of `target` that passes everything through, except that in every `eth_call`
- * answer each word holding `address` gets its upper 12 bytes set to `ff…ff` (inside a batched call's
- * answer too).
+ * A JSON-RPC proxy in front of `target` that passes everything through, except that every `eth_call`
+ * answer is edited by `edit(callData, answer)` (the call's input; the answer as the chain gave it).
  */
 async function startLyingProxy(
   target: string,
-  address: string,
+  edit: (callData: string, result: string) => string,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const honest = `${"0".repeat(24)}${address.slice(2).toLowerCase()}`;
-  const lie = `${"f".repeat(24)}${address.slice(2).toLowerCase()}`;
-  type Call = { id: unknown; method: string };
+  type Call = { id: unknown; method: string; params?: { data?: string; input?: string }[] };
   const server = http.createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
@@ -46,12 +43,14 @@ async function startLyingProxy(
       void fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
         .then((r) => r.json())
         .then((answer: unknown) => {
-          const edit = (m: { id: unknown; result?: unknown }) =>
-            calls.find((c) => c.id === m.id)?.method === "eth_call" && typeof m.result === "string"
-              ? { ...m, result: m.result.toLowerCase().split(honest).join(lie) }
-              : m;
+          const lied = (m: { id: unknown; result?: unknown }) => {
+            const call = calls.find((c) => c.id === m.id);
+            if (call?.method !== "eth_call" || typeof m.result !== "string") return m;
+            const tx = call.params?.[0] ?? {};
+            return { ...m, result: edit(tx.data ?? tx.input ?? "", m.result) };
+          };
           res.setHeader("content-type", "application/json");
-          res.end(JSON.stringify(Array.isArray(answer) ? answer.map(edit) : edit(answer as never)));
+          res.end(JSON.stringify(Array.isArray(answer) ? answer.map(lied) : lied(answer as never)));
         })
         .catch(() => void res.writeHead(502).end());
     });
@@ -66,6 +65,15 @@ async function startLyingProxy(
       }),
   };
 }
+
+/** Each word holding `address` with its upper 12 bytes set to `ff…ff` (inside a batched call's answer too). */
+const upperBytesSet =
+  (address: string) =>
+  (_callData: string, result: string): string =>
+    result
+      .toLowerCase()
+      .split(`${"0".repeat(24)}${address.slice(2).toLowerCase()}`)
+      .join(`${"f".repeat(24)}${address.slice(2).toLowerCase()}`);
 
 describe("a view answer that is not its ABI value (probe40 C-F1)", function () {
   let chain: DevChain;
@@ -116,7 +124,7 @@ describe("a view answer that is not its ABI value (probe40 C-F1)", function () {
     expectOk(
       await runVia(chain.rpcUrl, ["anchor", "--from", author, "--digest", digest, "--kind", "receipt"]),
     );
-    proxy = await startLyingProxy(chain.rpcUrl, author);
+    proxy = await startLyingProxy(chain.rpcUrl, upperBytesSet(author));
   });
   after(async function () {
     await proxy?.close();
@@ -156,6 +164,167 @@ describe("a view answer that is not its ABI value (probe40 C-F1)", function () {
       `bounty ${id}`,
     );
     expect(expectOk(await runVia(chain.rpcUrl, ["anchor:check", "--digest", digest]))).to.include(
+      "Anchor check passed.",
+    );
+  });
+});
+
+/** How the lying proxy of probe40 V-F4 cuts or pads a view's answer (hex data `0x…`). */
+const MUTATIONS = {
+  /** the last word dropped */
+  short: (r: string) => r.slice(0, -64),
+  /** the first word only */
+  one: (r: string) => r.slice(0, 66),
+  /** no data */
+  empty: () => "0x",
+  /** a zero word past the value */
+  extra: (r: string) => `${r}${"0".repeat(64)}`,
+  /** an odd number of hex digits */
+  odd: (r: string) => r.slice(0, -1),
+  /** not hex */
+  nonhex: (r: string) => `${r.slice(0, -2)}zz`,
+} as const;
+
+// probe40 V-F4: an answer cut short (or empty) ended bounty:status, bounty:reclaim, anchor:check and
+// anchor in ethers' BAD_DATA "could not decode result data" under "An unexpected error occurred" and a
+// 10-frame stack trace; the transport refuses every answer that is not exactly its value's encoding
+describe("a view answer cut short, padded, empty or no hex data (probe40 V-F4)", function () {
+  let chain: DevChain;
+  let dir: string;
+  let book: string;
+  let author: string, awarder: string, w1: string, w2: string, w3: string;
+  let id: bigint;
+  let proxy: { url: string; close(): Promise<void> };
+  /** The selector whose answers the proxy mutates, and how (none: honest). */
+  let lie: { selector: string; how: keyof typeof MUTATIONS } | undefined;
+  const digest = `0x${"c2".repeat(32)}`;
+  const fresh = `0x${"c3".repeat(32)}`;
+  const GET_BOUNTY = "0xee8c4bbf";
+  const ANCHOR_OF = "0xcf4ff901";
+
+  const runVia = (rpcUrl: string, args: string[]): Promise<Run> =>
+    hardhat([...args, "--network", "localhost"], {
+      LOCAL_RPC_URL: rpcUrl,
+      BENCH_BOUNTY_LOCAL_DEPLOYMENT: book,
+    });
+  /** `args` with `selector`'s answers mutated `how`: one line matching `said`, no stack trace, nothing sent. */
+  async function refusedWith(
+    selector: string,
+    how: keyof typeof MUTATIONS,
+    args: string[],
+    said: RegExp,
+  ): Promise<void> {
+    lie = { selector, how };
+    try {
+      const before = await blockNumber(chain);
+      const r = await runVia(proxy.url, args);
+      expect(r.stderr + r.stdout, `${how}: no stack trace`).not.to.match(/^\s+at /m);
+      expect(r.stderr + r.stdout, how).not.to.match(/An unexpected error occurred|could not decode/);
+      expectRefusal(r, said);
+      expect(r.stderr.trim().split("\n"), `${how}: one line`).to.have.length(1);
+      expect(await blockNumber(chain), `${how}: nothing sent`).to.equal(before);
+    } finally {
+      lie = undefined;
+    }
+  }
+  /** The one line of `view`'s answer refused for `why`. */
+  const line = (view: string, why: string) =>
+    new RegExp(
+      `^Error: The localhost RPC endpoint failed: ${view.replace(/[()]/g, "\\$&")}: the answer is not the view's ABI value \\(${why}\\)\\. Check the endpoint and run again\\.$`,
+      "m",
+    );
+
+  before(async function () {
+    chain = await startChain();
+    dir = tempDir();
+    book = localDeploymentFile(dir, chain);
+    [awarder, author, w1, w2, w3] = chain.accounts.slice(1, 6).map((a) => a.address);
+    ({ id } = await closedSmallPackBounty(
+      chain,
+      dir,
+      (args) => runVia(chain.rpcUrl, args),
+      { author, awarder, winners: [w1, w2, w3] },
+      "c0ffee41",
+    ));
+    expectOk(
+      await runVia(chain.rpcUrl, ["anchor", "--from", author, "--digest", digest, "--kind", "receipt"]),
+    );
+    proxy = await startLyingProxy(chain.rpcUrl, (callData, result) =>
+      lie !== undefined && callData.toLowerCase().startsWith(lie.selector)
+        ? MUTATIONS[lie.how](result)
+        : result,
+    );
+  });
+  after(async function () {
+    await proxy?.close();
+    await chain?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("bounty:status and bounty:reclaim: a getBounty answer of one word, empty, or no hex data", async function () {
+    const view = `getBounty(${id})`;
+    await refusedWith(
+      GET_BOUNTY,
+      "one",
+      ["bounty:status", "--id", String(id), "--author", author],
+      line(view, "the answer's 32 bytes do not decode as the view's value \\(.+\\)"),
+    );
+    await refusedWith(
+      GET_BOUNTY,
+      "empty",
+      ["bounty:status", "--id", String(id), "--author", author],
+      line(view, "the answer is empty \\(0x\\): no value \\(is there a contract at the address\\?\\)"),
+    );
+    await refusedWith(
+      GET_BOUNTY,
+      "one",
+      ["bounty:reclaim", "--id", String(id), "--from", author],
+      line(view, "the answer's 32 bytes do not decode as the view's value \\(.+\\)"),
+    );
+    await refusedWith(
+      GET_BOUNTY,
+      "odd",
+      ["bounty:reclaim", "--id", String(id), "--from", author],
+      line(view, 'the answer "0x.+" is not hex data \\(0x and an even number of hex digits\\)'),
+    );
+  });
+
+  it("anchor:check and anchor: an anchorOf answer short, one word, padded or no hex data", async function () {
+    await refusedWith(
+      ANCHOR_OF,
+      "short",
+      ["anchor:check", "--digest", digest],
+      line(`anchorOf(${digest})`, "the answer's 96 bytes do not decode as the view's value \\(.+\\)"),
+    );
+    await refusedWith(
+      ANCHOR_OF,
+      "extra",
+      ["anchor:check", "--digest", digest],
+      line(`anchorOf(${digest})`, "the answer is 160 bytes, not the 128 bytes of its value's encoding"),
+    );
+    await refusedWith(
+      ANCHOR_OF,
+      "nonhex",
+      ["anchor:check", "--digest", digest],
+      line(
+        `anchorOf(${digest})`,
+        'the answer "0x[0-9a-f]{75}\\.\\.\\." is not hex data \\(0x and an even number of hex digits\\)',
+      ),
+    );
+    await refusedWith(
+      ANCHOR_OF,
+      "one",
+      ["anchor", "--from", author, "--digest", fresh, "--kind", "receipt"],
+      line(`anchorOf(${fresh})`, "the answer's 32 bytes do not decode as the view's value \\(.+\\)"),
+    );
+    await refusedWith(
+      ANCHOR_OF,
+      "short",
+      ["anchor", "--from", author, "--digest", fresh, "--kind", "receipt"],
+      line(`anchorOf(${fresh})`, "the answer's 96 bytes do not decode as the view's value \\(.+\\)"),
+    );
+    // honest again: the same tasks go through
+    expect(expectOk(await runVia(proxy.url, ["anchor:check", "--digest", digest]))).to.include(
       "Anchor check passed.",
     );
   });

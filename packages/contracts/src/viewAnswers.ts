@@ -5,15 +5,24 @@
  * set, or a `status` of 2^256-1, was read as an address and a rounded number). The one rule of the
  * verifier's and the platform's RPC transports (check_pack.py has its own, `decode_bounty`).
  */
-import { toFunctionSelector, type AbiFunction, type AbiParameter } from "viem";
+import {
+  BaseError,
+  decodeFunctionResult,
+  encodeFunctionResult,
+  toFunctionSelector,
+  type AbiFunction,
+  type AbiParameter,
+  type Hex,
+} from "viem";
 import { anchorRegistryAbi, benchmarkBountyAbi } from "./generated/abis.js";
 
-/** The views whose answers are checked, by selector: their name and output parameters. */
-const VIEWS: ReadonlyMap<string, { name: string; outputs: readonly AbiParameter[] }> = new Map(
-  ([...benchmarkBountyAbi, ...anchorRegistryAbi] as readonly { type: string }[])
-    .filter((x): x is AbiFunction => x.type === "function" && (x as AbiFunction).stateMutability === "view")
-    .map((f) => [toFunctionSelector(f), { name: f.name, outputs: f.outputs }] as const),
-);
+/** The views whose answers are checked, by selector: their name, output parameters and ABI entry. */
+const VIEWS: ReadonlyMap<string, { name: string; outputs: readonly AbiParameter[]; abi: AbiFunction }> =
+  new Map(
+    ([...benchmarkBountyAbi, ...anchorRegistryAbi] as readonly { type: string }[])
+      .filter((x): x is AbiFunction => x.type === "function" && (x as AbiFunction).stateMutability === "view")
+      .map((f) => [toFunctionSelector(f), { name: f.name, outputs: f.outputs, abi: f }] as const),
+  );
 
 /** Why word `w` is not an ABI value of the static elementary type `type`, or null (other types: null). */
 function wordProblem(type: string, w: bigint): string | null {
@@ -98,4 +107,47 @@ export function protocolViewAnswerProblem(callData: unknown, result: string): st
   const data = Uint8Array.from(Buffer.from(result.slice(2), "hex"));
   const problem = membersProblem(data, 0, view.outputs, "$");
   return problem === null ? null : `${view.name}: ${problem}`;
+}
+
+/**
+ * Why `result` (the answer of an `eth_call` whose input was `callData`) is not exactly the ABI encoding of a
+ * value of the protocol view `callData` calls: {@link protocolViewAnswerProblem}, and the cases it leaves to
+ * the decoder: an answer that is no hex data (odd length, non-hex), an empty `0x`, an answer too short for
+ * the value (a word cut off, an array running past it), one with extra bytes past the value or any other
+ * layout the encoder never writes (its re-encoding differs). The check of a transport that must hand its
+ * decoder only the views' values (deploy's `CheckedViewsProvider`, probe40 V-F4: ethers turned a short
+ * answer into a `BAD_DATA` stack trace).
+ * @param callData the call's input (`0x` + selector + arguments), any case
+ * @param result the answer as the RPC gave it (any JSON value)
+ * @returns null when `callData` calls no view of BenchmarkBounty or AnchorRegistry, or the answer is the
+ *   encoding of its value; else e.g. `anchorOf: the answer is 96 bytes, too short for the value (...)`
+ */
+export function protocolViewAnswerExactProblem(callData: unknown, result: unknown): string | null {
+  if (typeof callData !== "string" || callData.length < 10) return null;
+  const view = VIEWS.get(callData.slice(0, 10).toLowerCase());
+  if (view === undefined) return null;
+  if (typeof result !== "string" || !/^0x(?:[0-9a-fA-F]{2})*$/.test(result))
+    return `${view.name}: the answer ${JSON.stringify(typeof result === "string" && result.length > 80 ? `${result.slice(0, 77)}...` : result)} is not hex data (0x and an even number of hex digits)`;
+  if (result.length === 2)
+    return `${view.name}: the answer is empty (0x): no value (is there a contract at the address?)`;
+  const problem = protocolViewAnswerProblem(callData, result);
+  if (problem !== null) return problem;
+  const bytes = (result.length - 2) / 2;
+  let encoded: string;
+  try {
+    const value: unknown = decodeFunctionResult({ abi: [view.abi], data: result as Hex });
+    encoded = encodeFunctionResult({
+      abi: [view.abi],
+      functionName: view.name,
+      result: value as never,
+    });
+  } catch (e) {
+    if (!(e instanceof BaseError)) throw e;
+    return `${view.name}: the answer's ${bytes} bytes do not decode as the view's value (${e.shortMessage.replace(/\.$/, "")})`;
+  }
+  if (encoded.toLowerCase() === result.toLowerCase()) return null;
+  const expected = (encoded.length - 2) / 2;
+  return expected === bytes
+    ? `${view.name}: the answer's ${bytes} bytes are not the encoding of their value (an offset or padding the encoder never writes)`
+    : `${view.name}: the answer is ${bytes} bytes, not the ${expected} bytes of its value's encoding`;
 }
