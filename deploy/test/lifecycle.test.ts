@@ -1848,7 +1848,7 @@ describe("bounty tasks on a local Base-profile node", function () {
 
     // probe40 C-F2: a commitment answer and a test-set file were hashed as plain JSON, not read as bounty:lock reads them
     it("a commitment file gives its root and a test-set file its SPEC 3 root, as bounty:lock reads them (probe40 C-F2)", async function () {
-      const { parseJson, canonicalJsonString } = await import("@bench-bounty/evidence");
+      const { parseJson, canonicalJsonString, canonicalHash } = await import("@bench-bounty/evidence");
       const commitments = parseJson(fs.readFileSync(vectorPath("commitment.json"))) as {
         test_sets: { name: string; rows: unknown; root: string; leaf_count: number }[];
       };
@@ -1884,6 +1884,20 @@ describe("bounty tasks on a local Base-profile node", function () {
       await refuses(
         ["anchor", "--from", w1, "--file", plainJson, "--kind", "commitment"],
         /--file \S+c-f2-other\.json is no commitment: --kind commitment takes a \{root, leafCount\} file, .* Nothing was sent\./,
+      );
+      // probe40 V-N1: an array that is no test set is any other document (its canonical keccak), a test set
+      // only to --kind commitment, which names the row it refuses
+      const strings = writeFile(dir, "v-n1-array.json", ["a", "b"]);
+      expectRefusal(
+        await run(["anchor:check", "--file", strings]),
+        new RegExp(
+          `^Error: ${canonicalHash(["a", "b"])} \\(keccak256\\(canonical JSON of \\S+v-n1-array\\.json\\)\\) is NOT anchored`,
+          "m",
+        ),
+      );
+      await refuses(
+        ["anchor", "--from", w1, "--file", strings, "--kind", "commitment"],
+        /--file \S+v-n1-array\.json: \$\[0\]: a test-set row must be an object/,
       );
       const out = expectOk(await run(["anchor", "--from", w1, "--file", rowsFile, "--kind", "commitment"]));
       expect(out).to.include(`Anchored ${two.root} as commitment by ${w1}`);
