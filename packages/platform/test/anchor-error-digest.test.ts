@@ -7,10 +7,13 @@
  * bounty. Now the anchoring's error names the kind and the failure, never a digest it has not anchored.
  */
 import { writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hex } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_RPC_MESSAGE_CHARS } from "../src/chain.js";
 import {
   CITIES_PUBLISH,
   chainConfig,
@@ -157,3 +160,136 @@ describe("an anchoring that fails names no withheld digest (probe39 A-F1)", { ti
     }
   });
 });
+
+/** Whether `text` carries a run of 8 of the hex digits of `digest` (a cut or folded digest leaks too). */
+function leaksPart(text: string, digest: Hex): boolean {
+  const low = text.toLowerCase();
+  const hex = digest.slice(2).toLowerCase();
+  for (let i = 0; i + 8 <= hex.length; i++) if (low.includes(hex.slice(i, i + 8))) return true;
+  return false;
+}
+
+/** `anchor(bytes32,bytes32)`'s selector: the call an echoing gateway refuses. */
+const ANCHOR_SELECTOR = "0xa21f3c6a";
+
+/**
+ * A JSON-RPC proxy to `target` that refuses the simulation of `anchor(digest, kind)` with a JSON-RPC error
+ * -32000 echoing the call (the probe's `echoproxy.mjs`): `cut`, the digest where the message's bound
+ * ({@link MAX_RPC_MESSAGE_CHARS}) leaves 62 of its 64 digits; `wrap`, the call data folded at 40 columns.
+ */
+async function echoingProxy(target: string, mode: "cut" | "wrap") {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const call = JSON.parse(body.toString()) as {
+        id: number;
+        method: string;
+        params?: { data?: string }[];
+      };
+      const data = call.method === "eth_call" ? call.params?.[0]?.data : undefined;
+      if (typeof data === "string" && data.startsWith(ANCHOR_SELECTOR)) {
+        const digest = `0x${data.slice(10, 74)}`;
+        const head = "request refused by the gateway policy: ";
+        const message =
+          mode === "cut"
+            ? `${head}${"x".repeat(MAX_RPC_MESSAGE_CHARS - head.length - 64)}${digest}`
+            : `rejected data:\n${(data.match(/.{1,40}/g) ?? []).map((l) => `      ${l}`).join("\n")}`;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code: -32000, message } }));
+        return;
+      }
+      fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+        .then(async (r) => {
+          res.writeHead(r.status, { "content-type": "application/json" });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        })
+        .catch(() => {
+          res.writeHead(502);
+          res.end();
+        });
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+describe(
+  "an anchoring's served failure leads to no withheld digest (probe40 V-F1, V-F5)",
+  { timeout: 240_000 },
+  () => {
+    it.each(["cut", "wrap"] as const)(
+      "an RPC refusal echoing the digest (%s) serves no run of 8 of its digits, in publish, finalize and anchor",
+      async (mode) => {
+        const dc = devChain();
+        const proxy = await echoingProxy(dc.rpcUrl, mode);
+        const platform = await openTemp({ chain: { ...chainConfig(dc, 7), rpcUrl: proxy.url } });
+        try {
+          const ds = await platform.createDataset(cities(4, `echo-${mode}`));
+          const published = await platform.publish(ds.dataset_id, CITIES_PUBLISH);
+          const root = await platform.storedCommitRoot(published.slug);
+          expect(published).toMatchObject({ commit_root: null, commitment_anchor_status: "pending" });
+          expect(published.commitment_anchor_error).toMatch(/JSON-RPC error -32000 .*the commitment digest/s);
+          expect(leaksPart(JSON.stringify(published), root)).toBe(false);
+
+          const run = (await platform.startRun(published.slug, "alice")).run.id;
+          const finalized = await platform.finalize(run);
+          const receipt = await platform.storedReceiptHash(run);
+          expect(finalized).toMatchObject({ receipt_hash: null, receipt_anchor_status: "pending" });
+          expect(finalized.receipt_anchor_error).toMatch(/JSON-RPC error -32000 .*the receipt digest/s);
+          expect(leaksPart(JSON.stringify(finalized), receipt)).toBe(false);
+
+          const refused = await platform.anchorCommitment(published.slug).catch((e: unknown) => e);
+          expect(refused).toMatchObject({ code: "chain_error" });
+          const text = JSON.stringify({ message: (refused as Error).message, ...(refused as object) });
+          expect(leaksPart(text, root)).toBe(false);
+        } finally {
+          await platform.close();
+          await proxy.close();
+        }
+      },
+    );
+
+    it("an anchor transaction still pending (automine off) is not named in the publish's or the finalize's answer", async () => {
+      const dc = devChain();
+      const automine = (on: boolean) =>
+        dc.publicClient.request({ method: "evm_setAutomine", params: [on] } as never);
+      const logged: string[] = [];
+      const platform = await openTemp({
+        chain: { ...chainConfig(dc, 8), anchorWaitMs: 1_500, log: (line) => void logged.push(line) },
+      });
+      try {
+        const ds = await platform.createDataset(cities(4, "nomine"));
+        await automine(false);
+        const published = await platform.publish(ds.dataset_id, CITIES_PUBLISH);
+        const root = await platform.storedCommitRoot(published.slug);
+        const run = (await platform.startRun(published.slug, "alice")).run.id;
+        const finalized = await platform.finalize(run);
+        const receipt = await platform.storedReceiptHash(run);
+        const pending = (await dc.publicClient.request({
+          method: "eth_getBlockByNumber",
+          params: ["pending", false],
+        } as never)) as { transactions: Hex[] };
+        expect(pending.transactions.length).toBeGreaterThan(0);
+        expect(published).toMatchObject({ commit_root: null, commitment_anchor_status: "pending" });
+        expect(published.commitment_anchor_error).toMatch(/anchor transaction .*is not mined yet/);
+        expect(finalized).toMatchObject({ receipt_hash: null, receipt_anchor_status: "pending" });
+        expect(finalized.receipt_anchor_error).toMatch(/anchor transaction .*is not mined yet/);
+        const served = JSON.stringify({ published, finalized });
+        for (const tx of pending.transactions) expect(leaksPart(served, tx), `names ${tx}`).toBe(false);
+        expect(leaksPart(served, root)).toBe(false);
+        expect(leaksPart(served, receipt)).toBe(false);
+        // the operator's log names them
+        for (const tx of pending.transactions) expect(logged.join("\n")).toContain(tx);
+      } finally {
+        await automine(true);
+        await dc.publicClient.request({ method: "evm_mine", params: [] } as never);
+        await platform.close();
+      }
+    });
+  },
+);
