@@ -7,13 +7,11 @@
  * bounty. Now the anchoring's error names the kind and the failure, never a digest it has not anchored.
  */
 import { writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hex } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_RPC_MESSAGE_CHARS } from "../src/chain.js";
+import { echoingProxy } from "../src/testing.js";
 import {
   CITIES_PUBLISH,
   chainConfig,
@@ -167,55 +165,6 @@ function leaksPart(text: string, digest: Hex): boolean {
   const hex = digest.slice(2).toLowerCase();
   for (let i = 0; i + 8 <= hex.length; i++) if (low.includes(hex.slice(i, i + 8))) return true;
   return false;
-}
-
-/** `anchor(bytes32,bytes32)`'s selector: the call an echoing gateway refuses. */
-const ANCHOR_SELECTOR = "0xa21f3c6a";
-
-/**
- * A JSON-RPC proxy to `target` that refuses the simulation of `anchor(digest, kind)` with a JSON-RPC error
- * -32000 echoing the call (the probe's `echoproxy.mjs`): `cut`, the digest where the message's bound
- * ({@link MAX_RPC_MESSAGE_CHARS}) leaves 62 of its 64 digits; `wrap`, the call data folded at 40 columns.
- */
-async function echoingProxy(target: string, mode: "cut" | "wrap") {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const call = JSON.parse(body.toString()) as {
-        id: number;
-        method: string;
-        params?: { data?: string }[];
-      };
-      const data = call.method === "eth_call" ? call.params?.[0]?.data : undefined;
-      if (typeof data === "string" && data.startsWith(ANCHOR_SELECTOR)) {
-        const digest = `0x${data.slice(10, 74)}`;
-        const head = "request refused by the gateway policy: ";
-        const message =
-          mode === "cut"
-            ? `${head}${"x".repeat(MAX_RPC_MESSAGE_CHARS - head.length - 64)}${digest}`
-            : `rejected data:\n${(data.match(/.{1,40}/g) ?? []).map((l) => `      ${l}`).join("\n")}`;
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code: -32000, message } }));
-        return;
-      }
-      fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
-        .then(async (r) => {
-          res.writeHead(r.status, { "content-type": "application/json" });
-          res.end(Buffer.from(await r.arrayBuffer()));
-        })
-        .catch(() => {
-          res.writeHead(502);
-          res.end();
-        });
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
-  };
 }
 
 describe(
