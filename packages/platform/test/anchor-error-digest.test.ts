@@ -203,6 +203,44 @@ describe(
       },
     );
 
+    it("the CLI's publish and anchor through an RPC echoing the digest cut at its bound print no run of 8 of its digits", async () => {
+      const dc = devChain();
+      const proxy = await echoingProxy(dc.rpcUrl, "cut");
+      vi.stubEnv("BENCH_BOUNTY_PRIVATE_KEY", dc.accounts[9]!.privateKey);
+      const store = join(tempDir(), "store");
+      const csv = join(tempDir(), "rows.csv");
+      writeFileSync(
+        csv,
+        "date,temp,weather\n2026-01-01,3,rain\n2026-01-02,5,sun\n2026-01-03,4,fog\n2026-01-04,6,snow\n",
+      );
+      const chain = [...devChainArgs(dc, { rpc: false }), "--rpc-url", proxy.url];
+      try {
+        const pub = await runCli(
+          ...["publish", csv, "--label", "weather", "--decision-ts", "date", "--slug", "echo-cut"],
+          ...["--title", "t", "--template", "Temp {payload.temp} on {payload.date}?", "--grader", "exact"],
+          ...["--store", store, ...chain],
+        );
+        expect(pub.code, pub.err).toBe(0);
+        expect(pub.err).toMatch(
+          /warning: the commitment of echo-cut was not anchored .*JSON-RPC error -32000 .*the commitment digest/,
+        );
+        const anchor = await runCli("anchor", "echo-cut", "--store", store, ...chain);
+        expect(anchor.code).toBe(1);
+        expect(anchor.err).toMatch(/the commitment digest/);
+        const h = await openAt({ dir: store });
+        let root: Hex;
+        try {
+          root = await h.storedCommitRoot("echo-cut");
+        } finally {
+          await h.close();
+        }
+        for (const [what, r] of Object.entries({ pub, anchor }))
+          expect(leaksPart(r.out + r.err, root), `${what}: ${r.err}`).toBe(false);
+      } finally {
+        await proxy.close();
+      }
+    });
+
     it("an anchor transaction still pending (automine off) is not named in the publish's or the finalize's answer", async () => {
       const dc = devChain();
       const automine = (on: boolean) =>
