@@ -509,7 +509,8 @@ export const WITHHELD_FRAGMENT_DIGITS = 8;
 /**
  * What an anchoring withholds from every text it may serve (probe39 A-F1, probe40 V-F1, V-F5): its
  * digests, said as "the <kind> digest", and the hashes of the transactions that anchor them (whose
- * input, read by hash while pending, is a digest), said as "an anchor transaction". Lowercase, without
+ * input, read by hash while pending, is a digest), said as "[withheld: an anchor transaction]" (a
+ * reverted one's or a `may_be_sent` one's hash). Lowercase, without
  * `0x`.
  */
 interface Withheld {
@@ -521,7 +522,8 @@ interface Withheld {
 /**
  * `text` with every run of {@link WITHHELD_FRAGMENT_DIGITS} or more hex digits (any case, with or without
  * `0x`, whole or cut by a length bound or a line break) that is part of a digest or an anchor
- * transaction hash of `withheld` said as what it is ("the <kind> digest", "an anchor transaction"): a
+ * transaction hash of `withheld` said as what it is ("the <kind> digest", "[withheld: an anchor
+ * transaction]"): a
  * prefix or a suffix of a digest leaks as much as the digest once few digits are missing (probe40 V-F1).
  * Runs of hex next to each other are said once.
  */
@@ -533,7 +535,7 @@ export function withoutWithheldHex(text: string, withheld: Withheld): string {
       if (!windows.has(hex.slice(i, i + n))) windows.set(hex.slice(i, i + n), as);
   };
   for (const d of withheld.digests) add(d, `the ${withheld.kind} digest`);
-  for (const t of withheld.txs) add(t, "an anchor transaction");
+  for (const t of withheld.txs) add(t, "[withheld: an anchor transaction]");
   if (windows.size === 0) return text;
   // the same length as `text`, index for index (toLowerCase may lengthen other characters)
   const low = text.replace(/[A-F]/g, (c) => c.toLowerCase());

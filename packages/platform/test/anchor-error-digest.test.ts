@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hex } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { withoutWithheldHex } from "../src/chain.js";
 import { echoingProxy } from "../src/testing.js";
 import {
   CITIES_PUBLISH,
@@ -171,6 +172,24 @@ describe(
   "an anchoring's served failure leads to no withheld digest (probe40 V-F1, V-F5)",
   { timeout: 240_000 },
   () => {
+    it("withoutWithheldHex says every run of 8+ digits of a digest or an anchor transaction, whole, cut, folded or upper-case", () => {
+      const d = "6d97f36bc4c164bfa401f0df75148b841cd21f91a60c8cf16cd628ef0666dea5";
+      const tx = "a23df255671d18c2c8aa693a79e05ee0a8e1337a385dccd81b9795eeb81f0e8d";
+      const w = { kind: "commitment" as const, digests: [d], txs: new Set([tx]) };
+      expect(withoutWithheldHex(`refused 0x${d.slice(0, 62)}`, w)).toBe("refused the commitment digest");
+      expect(withoutWithheldHex(`x ${d.slice(2, 10).toUpperCase()} y`, w)).toBe("x the commitment digest y");
+      expect(withoutWithheldHex(`0xa21f3c6a${d.slice(0, 30)}\n  ${d.slice(30)}`, w)).toBe(
+        "0xa21f3c6athe commitment digest\n  the commitment digest",
+      );
+      expect(withoutWithheldHex(`transaction 0x${tx} reverted`, w)).toBe(
+        "transaction [withheld: an anchor transaction] reverted",
+      );
+      // 7 digits in a row, or hex of neither, are left as they are
+      expect(withoutWithheldHex(`${d.slice(0, 7)} 0x${"ab".repeat(32)}`, w)).toBe(
+        `${d.slice(0, 7)} 0x${"ab".repeat(32)}`,
+      );
+    });
+
     it.each(["cut", "wrap"] as const)(
       "an RPC refusal echoing the digest (%s) serves no run of 8 of its digits, in publish, finalize and anchor",
       async (mode) => {
