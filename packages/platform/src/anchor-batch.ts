@@ -85,8 +85,8 @@ const REVEAL_POLL_MS = 500;
  * and other anchors (probe34 A-F1).
  * @returns the evidence per digest, in input order
  * @throws PlatformError `no_chain`, `chain_error` (nothing recorded: the digests stay pending; for a
- *   transaction not mined in time, `details.tx_hash`, `anchor_state` `pending` or `dropped`,
- *   `retry_after_seconds`), `anchor_squatted` naming the first squatted digest, `details.anchored`
+ *   transaction not mined in time, `details.anchor_state` `pending` or `dropped` and
+ *   `retry_after_seconds`, its hash only in the operator's log: probe40 V-F5), `anchor_squatted` naming the first squatted digest, `details.anchored`
  *   counting the others, which are recorded
  */
 export async function anchorDigests(
@@ -100,7 +100,7 @@ export async function anchorDigests(
   try {
     outcomes = await ctx.chain.anchorMany(digests, kind);
   } catch (e) {
-    if (e instanceof AnchorNotMined) throw anchorNotMinedError(e, kind, digests.length);
+    if (e instanceof AnchorNotMined) throw anchorNotMinedError(ctx, e, kind, digests.length);
     throw e;
   }
   const squats: [Hex, AnchorSquat][] = [];
@@ -142,16 +142,26 @@ export async function anchorDigests(
 /**
  * `chain_error` for an anchoring whose transaction was not mined within the gateway's bound: what it is
  * (still pending in the node's pool, or dropped by it), never a failure of the chain RPC; the digests
- * stay pending.
+ * stay pending. It never names the transaction (probe40 V-F5): its text is served while the digests are
+ * withheld (a publish's `commitment_anchor_error`, a finalize's `receipt_anchor_error`, the CLI's
+ * warnings, MCP), and that transaction's input, read by its hash while pending, is a digest. Its hash is
+ * in the operator's log (`ChainConfig.log`); `anchor --list` shows its digests pending.
  */
-function anchorNotMinedError(e: AnchorNotMined, kind: AnchorKind, count: number): PlatformError {
-  const what = `the ${kind} anchor transaction ${e.txHash} (${count} digest${count === 1 ? "" : "s"}${e.adopted ? ", sent before" : ""})`;
+function anchorNotMinedError(
+  ctx: PlatformContext,
+  e: AnchorNotMined,
+  kind: AnchorKind,
+  count: number,
+): PlatformError {
+  const digests = `${count} digest${count === 1 ? "" : "s"}${e.adopted ? ", sent before" : ""}`;
+  const log = ctx.chain?.config.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  log(`bench-bounty: anchor ${kind}: ${e.message} (${digests})`);
+  const what = `the ${kind} anchor transaction (${digests}; named in the operator's log, its digests pending in \`anchor --list\`)`;
   const message =
     e.state === "pending"
       ? `${what} is not mined yet (pending in the node's pool: a transaction that stays pending may be underpriced or stuck on the node); its digests stay pending: the next batch, \`anchor\` or the award adopts that transaction once mined (never sends them twice while it may be mined)`
       : `${what} was dropped by the node before it was mined; its digests stay pending: the next batch, \`anchor\` or the award sends them anew`;
   return new PlatformError("chain_error", message, {
-    tx_hash: e.txHash,
     anchor_state: e.state === "pending" ? "pending" : "dropped",
     retry_after_seconds: 10,
   });

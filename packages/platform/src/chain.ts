@@ -500,30 +500,91 @@ function anchoredDigests(input: Hex): string[] {
 }
 
 /**
- * A failure `e` of an anchoring of `digests` with no word of them (probe39 A-F1): its text is served
- * while they are pending (a publish's `commitment_anchor_error`, a finalize's `receipt_anchor_error`, the
- * CLI's warnings, `anchor`'s refusal), and a digest not anchored yet is withheld (reveal.ts: whoever saw
- * it could anchor it first with another kind). Each digest (any case, with or without `0x`) in the
- * message and in the string values of `details` is said as "the <kind> digest". A PlatformError is
- * rebuilt with the same code; any other error is returned as it is (AnchorNotMined names only its
- * transaction).
+ * The fewest hex digits of a withheld digest (or of a transaction anchoring one) a served text may carry
+ * in a row (probe40 V-F1: a digest cut at {@link MAX_RPC_MESSAGE_CHARS} to 62 of its 64 digits left a
+ * stranger 256 candidates to anchor in one transaction).
  */
-function withoutDigests(e: unknown, digests: readonly Hex[], kind: PlatformAnchorKind): unknown {
-  if (!(e instanceof PlatformError) || digests.length === 0) return e;
-  const named = new RegExp(
-    `(?:0x)?(?:${[...new Set(digests.map((d) => lower(d).replace(/^0x/, "")))].join("|")})`,
-    "gi",
-  );
+export const WITHHELD_FRAGMENT_DIGITS = 8;
+
+/**
+ * What an anchoring withholds from every text it may serve (probe39 A-F1, probe40 V-F1, V-F5): its
+ * digests, said as "the <kind> digest", and the hashes of the transactions that anchor them (whose
+ * input, read by hash while pending, is a digest), said as "[withheld: an anchor transaction]" (a
+ * reverted one's or a `may_be_sent` one's hash). Lowercase, without
+ * `0x`.
+ */
+interface Withheld {
+  kind: PlatformAnchorKind;
+  digests: readonly string[];
+  txs: Set<string>;
+}
+
+/**
+ * `text` with every run of {@link WITHHELD_FRAGMENT_DIGITS} or more hex digits (any case, with or without
+ * `0x`, whole or cut by a length bound or a line break) that is part of a digest or an anchor
+ * transaction hash of `withheld` said as what it is ("the <kind> digest", "[withheld: an anchor
+ * transaction]"): a
+ * prefix or a suffix of a digest leaks as much as the digest once few digits are missing (probe40 V-F1).
+ * Runs of hex next to each other are said once.
+ */
+export function withoutWithheldHex(text: string, withheld: Withheld): string {
+  const n = WITHHELD_FRAGMENT_DIGITS;
+  const windows = new Map<string, string>();
+  const add = (hex: string, as: string): void => {
+    for (let i = 0; i + n <= hex.length; i++)
+      if (!windows.has(hex.slice(i, i + n))) windows.set(hex.slice(i, i + n), as);
+  };
+  for (const d of withheld.digests) add(d, `the ${withheld.kind} digest`);
+  for (const t of withheld.txs) add(t, "[withheld: an anchor transaction]");
+  if (windows.size === 0) return text;
+  // the same length as `text`, index for index (toLowerCase may lengthen other characters)
+  const low = text.replace(/[A-F]/g, (c) => c.toLowerCase());
+  const label: (string | undefined)[] = new Array<string | undefined>(text.length);
+  for (let i = 0; i + n <= low.length; i++) {
+    const as = windows.get(low.slice(i, i + n));
+    if (as !== undefined) for (let j = i; j < i + n; j++) label[j] ??= as;
+  }
+  let out = "";
+  for (let i = 0; i < text.length; ) {
+    const as = label[i];
+    if (as === undefined) {
+      out += text[i];
+      i++;
+      continue;
+    }
+    if (/0x$/i.test(out)) out = out.slice(0, -2);
+    out += as;
+    while (i < text.length && label[i] !== undefined) i++;
+  }
+  return out;
+}
+
+/**
+ * A failure `e` of an anchoring with no word of what it withholds ({@link Withheld}; probe39 A-F1,
+ * probe40 V-F1, V-F5): its text is served while its digests are pending (a publish's
+ * `commitment_anchor_error`, a finalize's `receipt_anchor_error`, the CLI's warnings, `anchor`'s refusal),
+ * and a digest not anchored yet is withheld (reveal.ts: whoever saw it, or the transaction carrying it,
+ * could anchor it first with another kind). The message and the string values of `details` are said
+ * through {@link withoutWithheldHex}; a `details.tx_hash` of a withheld transaction (a send that
+ * `may_be_sent`) is left out. A PlatformError is rebuilt with the same code; any other error is returned
+ * as it is ({@link AnchorNotMined}: its caller serves it without its hash, `anchor-batch.ts`).
+ */
+function withoutWithheld(e: unknown, withheld: Withheld): unknown {
+  if (!(e instanceof PlatformError)) return e;
   const clean = (v: unknown): unknown =>
     typeof v === "string"
-      ? v.replace(named, `the ${kind} digest`)
+      ? withoutWithheldHex(v, withheld)
       : Array.isArray(v)
         ? v.map(clean)
         : v !== null && typeof v === "object"
           ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clean(x)]))
           : v;
-  const message = clean(e.message) as string;
-  const details = clean(e.details) as Record<string, unknown>;
+  const message = withoutWithheldHex(e.message, withheld);
+  const kept = Object.entries(e.details).filter(
+    ([k, v]) =>
+      !(k === "tx_hash" && typeof v === "string" && withheld.txs.has(lower(v as Hex).replace(/^0x/, ""))),
+  );
+  const details = clean(Object.fromEntries(kept)) as Record<string, unknown>;
   if (message === e.message && JSON.stringify(details) === JSON.stringify(e.details)) return e;
   return new PlatformError(e.code, message, details);
 }
@@ -745,19 +806,38 @@ export class ChainGateway {
    * the next call for those digests adopts it (waits for it again) instead of sending them twice or
    * replacing it, as it adopts one found in the node's pool.
    * @returns the evidence, or the squat, per digest, in input order
-   * @throws PlatformError `chain_error`, whose message and details name none of `digests` (served while
-   *   they are pending and withheld, reveal.ts: `withoutDigests`, probe39 A-F1); {@link AnchorNotMined}
+   * @throws PlatformError `chain_error`, whose message and details name none of `digests`, no run of 8 of
+   *   their hex digits, and no transaction anchoring them (served while they are pending and withheld,
+   *   reveal.ts: `withoutWithheld`, probe39 A-F1, probe40 V-F1, V-F5); {@link AnchorNotMined}
    *   when a transaction waited for is not mined by `wait.until` (or `wait.stop`), or is dropped
    */
   anchorMany(digests: Hex[], kind: PlatformAnchorKind, wait?: AnchorWait): Promise<AnchorOutcome[]> {
-    return this.exclusive(() =>
-      this.anchorManyNow(
-        digests,
-        kind,
-        wait ?? { until: Date.now() + (this.config.anchorWaitMs ?? DEFAULT_ANCHOR_WAIT_MS) },
-      ),
-    ).catch((e: unknown) => Promise.reject(withoutDigests(e, digests, kind)));
+    const withheld: Withheld = {
+      kind,
+      digests: [...new Set(digests.map((d) => lower(d).replace(/^0x/, "")))],
+      txs: new Set(),
+    };
+    return this.exclusive(async () => {
+      // every failure in this turn (an RPC's refusal before its length bound) says none of them
+      this.withheld = withheld;
+      try {
+        return await this.anchorManyNow(
+          digests,
+          kind,
+          wait ?? { until: Date.now() + (this.config.anchorWaitMs ?? DEFAULT_ANCHOR_WAIT_MS) },
+        );
+      } finally {
+        this.withheld = null;
+      }
+    }).catch((e: unknown) => Promise.reject(withoutWithheld(e, withheld)));
   }
+
+  /**
+   * What the anchoring in this gateway's write turn withholds ({@link anchorMany}): {@link failure} says
+   * an RPC's refusal without it before the refusal's length bound (probe40 V-F1); each transaction sent
+   * or waited for in the turn is added.
+   */
+  private withheld: Withheld | null = null;
 
   /**
    * The platform account's anchor transactions an anchoring of this gateway let go while the node still
@@ -897,6 +977,7 @@ export class ChainGateway {
     adopted: boolean,
     wait: AnchorWait,
   ): Promise<number | null> {
+    this.withheld?.txs.add(lower(hash).replace(/^0x/, ""));
     wait.onWaiting?.(hash, adopted, wait.until);
     const outcome = await this.waitWithin(hash, Math.max(0, wait.until - Date.now()), what, wait.stop, {
       letGoDropped: true,
@@ -1655,6 +1736,8 @@ export class ChainGateway {
       return wallet.signTransaction(prepared as never);
     });
     const hash = keccak256(serialized);
+    // an anchoring's transaction carries its withheld digests (probe40 V-F5)
+    this.withheld?.txs.add(lower(hash).replace(/^0x/, ""));
     beforeSend?.();
     let raw: unknown;
     try {
@@ -1927,9 +2010,12 @@ export class ChainGateway {
       // the RPC's own JSON-RPC error answer, in its words and code, never viem's generic advice for the
       // code ("Missing or invalid parameters. Double check you have provided the correct parameters." for a
       // provider's -32000 rate limit: probe31 A-F2); the provider's text may echo the URL's path (a key)
-      const refusal = rpcRefusalOf(e);
+      // an anchoring's withheld digests are said as such before the message is cut (probe40 V-F1)
+      const withheld = this.withheld;
+      const unsaid = (text: string): string => (withheld ? withoutWithheldHex(text, withheld) : text);
+      const refusal = rpcRefusalOf(e, unsaid);
       if (refusal !== undefined) {
-        const text = redactUrlParts(refusal.message, rpc);
+        const text = unsaid(redactUrlParts(refusal.message, rpc));
         return unreachable(
           describeRpcRefusal({ ...refusal, message: text }),
           refusal.code === undefined ? {} : { rpc_error_code: refusal.code },

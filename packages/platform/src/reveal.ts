@@ -7,7 +7,8 @@
  * runs, receipts, boards, the commitment, the detail, task scores) shows such a digest, and the
  * receipt it hashes, only once its anchor is recorded: while its `anchors` row is pending the digest
  * is `null` and the anchor status says `pending`, and no error text names it (an anchoring's failure
- * names its kind, never its digests: `ChainGateway.anchorMany`, probe39 A-F1). Both digests are unpredictable before they are
+ * names its kind, never its digests, no run of 8 of their hex digits, nor the hash of a transaction
+ * anchoring them: `ChainGateway.anchorMany`, probe39 A-F1, probe40 V-F1, V-F5). Both digests are unpredictable before they are
  * shown (the rows' salts and the answer salt are the platform's random values). Digests with no
  * `anchors` row (a store without a chain) are shown as they are: nobody anchors them.
  *

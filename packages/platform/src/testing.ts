@@ -3,7 +3,8 @@
  * server): which engine the current test run exercises, the vitest projects that select it
  * ({@link engineProjects}), fresh, isolated PostgreSQL schemas for it, and the "cities" test set
  * ({@link citiesDataset}, {@link citiesAnswer}) their tests publish, and how a printed command line reads
- * pasted into a shell ({@link pastedArgs}).
+ * pasted into a shell ({@link pastedArgs}), and an RPC proxy that echoes an anchoring's digest in its
+ * refusal ({@link echoingProxy}).
  *
  * A test run selects its engine with `BB_TEST_ENGINE` (`sqlite`, the default, or `postgres`); the
  * packages' vitest configs run the store's tests once per engine (projects `sqlite` and `postgres`).
@@ -13,6 +14,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { MAX_RPC_MESSAGE_CHARS } from "@bench-bounty/verifier/rpc-refusal";
 import pg from "pg";
 import { seattleWeatherCsvPath } from "./csv.js";
 import type { DatasetInput } from "./dataset.js";
@@ -225,4 +229,55 @@ export function pastedArgs(line: string, env: Record<string, string> = {}): stri
   );
   if (r.status !== 0) throw new Error(`the shell refused the pasted line (${r.status}): ${r.stderr}`);
   return r.stdout.split("\0").slice(0, -1);
+}
+
+/** `anchor(bytes32,bytes32)`'s selector: the call an echoing gateway refuses. */
+const ANCHOR_SELECTOR = "0xa21f3c6a";
+
+/**
+ * A JSON-RPC proxy to `target` that refuses the simulation of `anchor(digest, kind)` with a JSON-RPC error
+ * -32000 echoing the call (the probe's `echoproxy.mjs`): `cut`, the digest where the message's bound
+ * ({@link MAX_RPC_MESSAGE_CHARS}) leaves 62 of its 64 digits; `wrap`, the call data folded at 40 columns
+ * (probe40 V-F1). Every other request is forwarded. Listens on 127.0.0.1, a free port.
+ * @returns its `url`, and `close`
+ */
+export async function echoingProxy(target: string, mode: "cut" | "wrap") {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const call = JSON.parse(body.toString()) as {
+        id: number;
+        method: string;
+        params?: { data?: string }[];
+      };
+      const data = call.method === "eth_call" ? call.params?.[0]?.data : undefined;
+      if (typeof data === "string" && data.startsWith(ANCHOR_SELECTOR)) {
+        const digest = `0x${data.slice(10, 74)}`;
+        const head = "request refused by the gateway policy: ";
+        const message =
+          mode === "cut"
+            ? `${head}${"x".repeat(MAX_RPC_MESSAGE_CHARS - head.length - 64)}${digest}`
+            : `rejected data:\n${(data.match(/.{1,40}/g) ?? []).map((l) => `      ${l}`).join("\n")}`;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id, error: { code: -32000, message } }));
+        return;
+      }
+      fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+        .then(async (r) => {
+          res.writeHead(r.status, { "content-type": "application/json" });
+          res.end(Buffer.from(await r.arrayBuffer()));
+        })
+        .catch(() => {
+          res.writeHead(502);
+          res.end();
+        });
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
 }

@@ -31,9 +31,14 @@ export interface RpcRefusal {
  * named the node's refusal itself from its text (insufficient funds, nonce too low), whose words are kept.
  * Any `error` value is taken (an RPC is a stranger: a string, a number, a message that is not text), see
  * {@link RpcRefusal}; a well-formed message is the RPC's, whole: callers cap it at
- * {@link MAX_RPC_MESSAGE_CHARS} ({@link describeRpcRefusal} does) and make it printable.
+ * {@link MAX_RPC_MESSAGE_CHARS} ({@link describeRpcRefusal} does) and make it printable, saying what they
+ * withhold first (a cut may leave part of it: probe40 V-F1). `redact` is applied to a malformed error's JSON
+ * before it is cut here (default: none).
  */
-export function rpcRefusalOf(e: unknown): RpcRefusal | undefined {
+export function rpcRefusalOf(
+  e: unknown,
+  redact: (text: string) => string = (text) => text,
+): RpcRefusal | undefined {
   if (!(e instanceof BaseError)) return undefined;
   const answer = e.walk((x) => x instanceof RpcRequestError);
   if (!(answer instanceof RpcRequestError)) return undefined;
@@ -50,16 +55,19 @@ export function rpcRefusalOf(e: unknown): RpcRefusal | undefined {
     typeof fields?.code === "number" && Number.isSafeInteger(fields.code) ? fields.code : undefined;
   if (code !== undefined && typeof fields?.message === "string")
     return { code, message: fields.message, wellFormed: true };
-  return { code, message: asJson(error), wellFormed: false };
+  return { code, message: asJson(error, redact), wellFormed: false };
 }
 
 /** Characters JSON.stringify leaves as they are that a terminal or a bidi-aware viewer would act on. */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** `value` (a JSON answer's part) as JSON, at most {@link MAX_RPC_MESSAGE_CHARS} characters, every control character escaped. */
-function asJson(value: unknown): string {
+/**
+ * `value` (a JSON answer's part) as JSON, said through `redact` first, then cut at
+ * {@link MAX_RPC_MESSAGE_CHARS} characters, every control character escaped.
+ */
+function asJson(value: unknown, redact: (text: string) => string): string {
   const json = value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value));
-  return json
+  return redact(json)
     .slice(0, MAX_RPC_MESSAGE_CHARS)
     .replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
