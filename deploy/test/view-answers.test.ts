@@ -261,68 +261,37 @@ describe("a view answer cut short, padded, empty or no hex data (probe40 V-F4)",
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The refusal of an answer of `bytes` bytes that does not decode as the view's value. */
+  const undecoded = (bytes: number) =>
+    `the answer's ${bytes} bytes do not decode as the view's value \\(.+\\)`;
+  const notHex = (shown: string) =>
+    `the answer "${shown}" is not hex data \\(0x and an even number of hex digits\\)`;
+
   it("bounty:status and bounty:reclaim: a getBounty answer of one word, empty, or no hex data", async function () {
     const view = `getBounty(${id})`;
-    await refusedWith(
-      GET_BOUNTY,
-      "one",
-      ["bounty:status", "--id", String(id), "--author", author],
-      line(view, "the answer's 32 bytes do not decode as the view's value \\(.+\\)"),
-    );
-    await refusedWith(
-      GET_BOUNTY,
-      "empty",
-      ["bounty:status", "--id", String(id), "--author", author],
-      line(view, "the answer is empty \\(0x\\): no value \\(is there a contract at the address\\?\\)"),
-    );
-    await refusedWith(
-      GET_BOUNTY,
-      "one",
-      ["bounty:reclaim", "--id", String(id), "--from", author],
-      line(view, "the answer's 32 bytes do not decode as the view's value \\(.+\\)"),
-    );
-    await refusedWith(
-      GET_BOUNTY,
-      "odd",
-      ["bounty:reclaim", "--id", String(id), "--from", author],
-      line(view, 'the answer "0x.+" is not hex data \\(0x and an even number of hex digits\\)'),
-    );
+    const status = ["bounty:status", "--id", String(id), "--author", author];
+    const reclaim = ["bounty:reclaim", "--id", String(id), "--from", author];
+    const cases: [keyof typeof MUTATIONS, string[], string][] = [
+      ["one", status, undecoded(32)],
+      ["empty", status, "the answer is empty \\(0x\\): no value \\(is there a contract at the address\\?\\)"],
+      ["one", reclaim, undecoded(32)],
+      ["odd", reclaim, notHex("0x.+")],
+    ];
+    for (const [how, args, said] of cases) await refusedWith(GET_BOUNTY, how, args, line(view, said));
   });
 
   it("anchor:check and anchor: an anchorOf answer short, one word, padded or no hex data", async function () {
-    await refusedWith(
-      ANCHOR_OF,
-      "short",
-      ["anchor:check", "--digest", digest],
-      line(`anchorOf(${digest})`, "the answer's 96 bytes do not decode as the view's value \\(.+\\)"),
-    );
-    await refusedWith(
-      ANCHOR_OF,
-      "extra",
-      ["anchor:check", "--digest", digest],
-      line(`anchorOf(${digest})`, "the answer is 160 bytes, not the 128 bytes of its value's encoding"),
-    );
-    await refusedWith(
-      ANCHOR_OF,
-      "nonhex",
-      ["anchor:check", "--digest", digest],
-      line(
-        `anchorOf(${digest})`,
-        'the answer "0x[0-9a-f]{75}\\.\\.\\." is not hex data \\(0x and an even number of hex digits\\)',
-      ),
-    );
-    await refusedWith(
-      ANCHOR_OF,
-      "one",
-      ["anchor", "--from", author, "--digest", fresh, "--kind", "receipt"],
-      line(`anchorOf(${fresh})`, "the answer's 32 bytes do not decode as the view's value \\(.+\\)"),
-    );
-    await refusedWith(
-      ANCHOR_OF,
-      "short",
-      ["anchor", "--from", author, "--digest", fresh, "--kind", "receipt"],
-      line(`anchorOf(${fresh})`, "the answer's 96 bytes do not decode as the view's value \\(.+\\)"),
-    );
+    const check = ["anchor:check", "--digest", digest];
+    const send = ["anchor", "--from", author, "--digest", fresh, "--kind", "receipt"];
+    const cases: [keyof typeof MUTATIONS, string[], string, string][] = [
+      ["short", check, digest, undecoded(96)],
+      ["extra", check, digest, "the answer is 160 bytes, not the 128 bytes of its value's encoding"],
+      ["nonhex", check, digest, notHex("0x[0-9a-f]{75}\\.\\.\\.")],
+      ["one", send, fresh, undecoded(32)],
+      ["short", send, fresh, undecoded(96)],
+    ];
+    for (const [how, args, asked, said] of cases)
+      await refusedWith(ANCHOR_OF, how, args, line(`anchorOf(${asked})`, said));
     // honest again: the same tasks go through
     expect(expectOk(await runVia(proxy.url, ["anchor:check", "--digest", digest]))).to.include(
       "Anchor check passed.",
