@@ -101,6 +101,15 @@ describe("user mistakes on run", () => {
     } finally {
       vi.unstubAllEnvs();
     }
+    // a command that acts on a key's account says it needs one, naming the variable (it said "invalid API
+    // key: none given")
+    for (const args of [["keys"], ["issue-key"], ["revoke", "bbk_0123456789ab"]]) {
+      const r = await runCli("account", ...args, "--store", store, "--api-key", "");
+      expect(r.code, args[0]).toBe(1);
+      expect(r.err, args[0]).toMatch(
+        /^error: this needs --api-key \(or BENCH_BOUNTY_API_KEY\): the keys listed, issued or revoked are that key's account's/,
+      );
+    }
   });
 
   // probe14 D3-F14: `--agent ""` ran `sh -c ""` (no answer, exit 0) and used up an attempt

@@ -5,6 +5,9 @@
  * never speaks HTTP), as `run --server` does.
  */
 import { Command } from "commander";
+import { PlatformError } from "../errors.js";
+import type { Principal } from "../identity/principal.js";
+import type { Platform } from "../platform.js";
 import { keyPrefixNamed, type IssuedKey, type KeyListing } from "../identity/accounts.js";
 import { action, print, storeOptions, type StoreOpts, withPlatform } from "./common.js";
 import { remoteOf, serverOption, type PlatformCommandHooks } from "./run-commands.js";
@@ -40,6 +43,22 @@ function remoteKeys(o: KeyOpts, hooks: PlatformCommandHooks): RemoteAccountKeys 
   return hook(o.server, apiKey);
 }
 
+/**
+ * The account of `--api-key` (env `BENCH_BOUNTY_API_KEY`), which `keys`, `issue-key` and `revoke` act on.
+ * @throws PlatformError `unauthenticated` (`key_required`) naming the option and the variable when no key
+ *   was given (an empty one is none: b40's note, it said "invalid API key: none given"); the platform's
+ *   `unauthenticated` for a key nobody holds
+ */
+async function keyAccount(platform: Platform, o: KeyOpts): Promise<Principal> {
+  if (o.apiKey === undefined)
+    throw new PlatformError(
+      "unauthenticated",
+      "this needs --api-key (or BENCH_BOUNTY_API_KEY): the keys listed, issued or revoked are that key's account's",
+      { rule: "key_required" },
+    );
+  return platform.authenticate(o.apiKey);
+}
+
 /** Registers the `account` commands: create, keys, issue-key, revoke. */
 export function registerAccountCommands(program: Command, hooks: PlatformCommandHooks = {}): void {
   const account = program.command("account").description("accounts and their API keys (a key is shown once)");
@@ -70,7 +89,7 @@ export function registerAccountCommands(program: Command, hooks: PlatformCommand
         const remote = remoteKeys(o, hooks);
         if (remote) return print(await remote.keys());
         await withPlatform(o, true, async (platform) => {
-          print(await platform.listKeys(await platform.authenticate(o.apiKey)));
+          print(await platform.listKeys(await keyAccount(platform, o)));
         });
       }),
     );
@@ -81,7 +100,7 @@ export function registerAccountCommands(program: Command, hooks: PlatformCommand
         const remote = remoteKeys(o, hooks);
         if (remote) return print(await remote.issueKey());
         await withPlatform(o, true, async (platform) => {
-          print(await platform.issueKey(await platform.authenticate(o.apiKey)));
+          print(await platform.issueKey(await keyAccount(platform, o)));
         });
       }),
     );
@@ -101,7 +120,7 @@ export function registerAccountCommands(program: Command, hooks: PlatformCommand
         // a whole key never goes into the server's URL: its prefix does (keys29 item 3)
         if (remote) return print(await remote.revokeKey(keyPrefixNamed(named)));
         await withPlatform(o, true, async (platform) => {
-          print(await platform.revokeKey(await platform.authenticate(o.apiKey), named));
+          print(await platform.revokeKey(await keyAccount(platform, o), named));
         });
       }),
     );
