@@ -139,7 +139,7 @@ describe("npm run demo, end to end", () => {
       expect(r.status).toBe(0);
       const lines = r.stdout.trim().split("\n");
       expect(lines.at(-1)).toBe("independent check: 12/12 passed");
-      expect(lines.filter((l) => l.startsWith("ok "))).toHaveLength(11);
+      expect(lines.filter((l) => l.startsWith("ok "))).toHaveLength(12);
     },
   );
 
