@@ -75,6 +75,13 @@ const upperBytesSet =
       .split(`${"0".repeat(24)}${address.slice(2).toLowerCase()}`)
       .join(`${"f".repeat(24)}${address.slice(2).toLowerCase()}`);
 
+/** The one line a task prints for `view`'s answer refused for `why` (a regular-expression source). */
+const refusalLine = (view: string, why: string) =>
+  new RegExp(
+    `^Error: The localhost RPC endpoint failed: ${view.replace(/[()]/g, "\\$&")}: the answer is not the view's ABI value \\(${why}\\)\\. Check the endpoint and run again\\.$`,
+    "m",
+  );
+
 describe("a view answer that is not its ABI value (probe40 C-F1)", function () {
   let chain: DevChain;
   let dir: string;
@@ -103,9 +110,9 @@ describe("a view answer that is not its ABI value (probe40 C-F1)", function () {
   }
   /** The line of an answer whose word holding the author has its upper bytes set. */
   const authorLine = (view: string, member: string) =>
-    new RegExp(
-      `^Error: The localhost RPC endpoint failed: ${view.replace(/[()]/g, "\\$&")}: the answer is not the view's ABI value \\(\\$\\.${member}: 0xf{24}${author.slice(2).toLowerCase()} is not an address \\(it does not fit 160 bits\\)\\)\\. Check the endpoint and run again\\.$`,
-      "m",
+    refusalLine(
+      view,
+      `\\$\\.${member}: 0xf{24}${author.slice(2).toLowerCase()} is not an address \\(it does not fit 160 bits\\)`,
     );
 
   before(async function () {
@@ -227,12 +234,6 @@ describe("a view answer cut short, padded, empty or no hex data (probe40 V-F4)",
       lie = undefined;
     }
   }
-  /** The one line of `view`'s answer refused for `why`. */
-  const line = (view: string, why: string) =>
-    new RegExp(
-      `^Error: The localhost RPC endpoint failed: ${view.replace(/[()]/g, "\\$&")}: the answer is not the view's ABI value \\(${why}\\)\\. Check the endpoint and run again\\.$`,
-      "m",
-    );
 
   before(async function () {
     chain = await startChain();
@@ -277,7 +278,7 @@ describe("a view answer cut short, padded, empty or no hex data (probe40 V-F4)",
       ["one", reclaim, undecoded(32)],
       ["odd", reclaim, notHex("0x.+")],
     ];
-    for (const [how, args, said] of cases) await refusedWith(GET_BOUNTY, how, args, line(view, said));
+    for (const [how, args, said] of cases) await refusedWith(GET_BOUNTY, how, args, refusalLine(view, said));
   });
 
   it("anchor:check and anchor: an anchorOf answer short, one word, padded or no hex data", async function () {
@@ -291,7 +292,7 @@ describe("a view answer cut short, padded, empty or no hex data (probe40 V-F4)",
       ["short", send, fresh, undecoded(96)],
     ];
     for (const [how, args, asked, said] of cases)
-      await refusedWith(ANCHOR_OF, how, args, line(`anchorOf(${asked})`, said));
+      await refusedWith(ANCHOR_OF, how, args, refusalLine(`anchorOf(${asked})`, said));
     // honest again: the same tasks go through
     expect(expectOk(await runVia(proxy.url, ["anchor:check", "--digest", digest]))).to.include(
       "Anchor check passed.",
